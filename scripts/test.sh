@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: the normal build's ctest, then the fast labels (unit, golden,
+# errors) again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Assumes scripts/setup.sh has run (the README's test line does both).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+RUBICK_BUILD_DIR=build-asan RUBICK_CMAKE_ARGS="-DRUBICK_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug" \
+  scripts/setup.sh
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -L 'unit|golden|errors'

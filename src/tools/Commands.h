@@ -1,0 +1,13 @@
+#pragma once
+// Each subcommand registers itself on the app and returns the action to run when selected.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace rubick::cli {
+
+using Action = std::function<int()>;
+
+Action addDumpCommand(CLI::App& app);
+
+} // namespace rubick::cli

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Usage: run_error_case.sh RUBICK CASE
+# CASE.tc holds a bad program; its first line may be `# args: <subcommand and flags>` (default
+# `dump --poly`). The test passes when rubick exits with status 1, prints exactly CASE.err on
+# stderr, prints nothing on stdout, and leaves no output file (`-o` points into an empty folder).
+# With RUBICK_UPDATE_GOLDEN=1 the .err file is rewritten instead.
+set -u
+rubick=$1
+case=$2
+args=$(sed -n '1s/^# args: //p' "$case.tc")
+[ -n "$args" ] || args="dump --poly"
+outdir=$(mktemp -d)
+trap 'rm -rf "$outdir"' EXIT
+# shellcheck disable=SC2086
+"$rubick" $args "$case.tc" -o "$outdir/out" >"$outdir/.stdout" 2>"$outdir/.stderr"
+rc=$?
+if [ "${RUBICK_UPDATE_GOLDEN:-0}" = 1 ]; then
+  cp "$outdir/.stderr" "$case.err"
+  echo "errors: updated $case.err"
+fi
+fail=0
+[ $rc -eq 1 ] || { echo "expected exit status 1, got $rc"; fail=1; }
+[ -s "$outdir/.stdout" ] && { echo "unexpected stdout:"; cat "$outdir/.stdout"; fail=1; }
+leftover=$(ls -A "$outdir" | grep -v '^\.std' || true)
+[ -z "$leftover" ] || { echo "output left behind: $leftover"; fail=1; }
+if ! cmp -s "$case.err" "$outdir/.stderr"; then
+  echo "stderr differs from $case.err:"
+  diff -u "$case.err" "$outdir/.stderr" | head -30
+  fail=1
+fi
+exit $fail
