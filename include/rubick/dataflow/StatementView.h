@@ -1,0 +1,36 @@
+#pragma once
+// One statement as the dataflow algebra sees it: loops normalised to start at 0, and one
+// integer access matrix per tensor reference (the write first, then the reads).
+//
+//   C(i,j) +=! A(i,k) * B(k,j)  =>  loops i:4 j:4 k:4
+//     C: [1 0 0; 0 1 0]   A: [1 0 0; 0 0 1]   B: [0 0 1; 0 1 0]
+
+#include "rubick/frontend/Program.h"
+#include "rubick/linalg/Matrix.h"
+
+#include <string>
+#include <vector>
+
+namespace rubick::dataflow {
+
+struct AccessView {
+  std::string name; // tensor name, with "#2", "#3" for further references to the same tensor
+  int tensor = -1;
+  bool write = false;
+  std::vector<IntVec> coeffs; // one row per tensor dimension, one column per loop
+  IntVec constant;            // per tensor dimension (loop offsets folded in)
+  int64_t elementBits = 0;
+};
+
+struct StatementView {
+  std::string statement; // "S0"
+  std::vector<std::string> loops;
+  IntVec extent;
+  std::vector<AccessView> accesses;
+  size_t loopIndex(const std::string& name) const; // loops.size() when absent
+};
+
+/// Throws rubick::Error when `stmt` is out of range.
+StatementView viewStatement(const tc::Program& program, size_t stmt);
+
+} // namespace rubick::dataflow

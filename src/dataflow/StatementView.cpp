@@ -1,0 +1,49 @@
+#include "rubick/dataflow/StatementView.h"
+
+#include "rubick/support/Diagnostic.h"
+
+#include <map>
+
+namespace rubick::dataflow {
+
+size_t StatementView::loopIndex(const std::string& name) const {
+  for (size_t i = 0; i < loops.size(); ++i)
+    if (loops[i] == name) return i;
+  return loops.size();
+}
+
+StatementView viewStatement(const tc::Program& program, size_t stmt) {
+  if (stmt >= program.statements.size())
+    throw Error("rubick", "statement S" + std::to_string(stmt) + " does not exist");
+  const tc::Statement& s = program.statements[stmt];
+  StatementView v;
+  v.statement = s.name;
+  for (const tc::Loop& l : s.loops) {
+    v.loops.push_back(l.name);
+    v.extent.push_back(l.hi - l.lo);
+  }
+  std::map<int, int> seen;
+  auto add = [&](const tc::Access& a, bool write) {
+    AccessView av;
+    av.tensor = a.tensor;
+    av.write = write;
+    const tc::Tensor& t = program.tensors[a.tensor];
+    int n = ++seen[a.tensor];
+    av.name = n == 1 ? t.name : t.name + "#" + std::to_string(n);
+    av.elementBits = tc::bitWidth(t.type);
+    for (const tc::AffineIndex& idx : a.indices) {
+      av.coeffs.push_back(idx.coeffs);
+      int64_t c = idx.constant;
+      for (size_t l = 0; l < s.loops.size(); ++l)
+        c += idx.coeffs[l] * s.loops[l].lo; // loops are shifted to start at 0
+      av.constant.push_back(c);
+    }
+    v.accesses.push_back(std::move(av));
+  };
+  add(s.write, true);
+  for (const tc::Access& a : s.reads)
+    add(a, false);
+  return v;
+}
+
+} // namespace rubick::dataflow

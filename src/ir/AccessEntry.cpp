@@ -1,0 +1,226 @@
+#include "rubick/ir/AccessEntry.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace rubick::ir {
+namespace {
+
+constexpr Vec3 kZero{0, 0, 0}, kX{1, 0, 0}, kY{0, 1, 0}, kT{0, 0, 1};
+constexpr Vec3 kXmY{1, -1, 0}, kTmX{-1, 0, 1}, kTmY{0, -1, 1};
+
+// The seven basic direction vectors in canonical order (theory §2.1).
+const std::array<Vec3, 7> kBasic = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, 0, 1},
+                                     {0, 1, 1}, {1, 1, 1}}};
+
+std::vector<EntryInfo> makeTable() {
+  using K = EntryKind;
+  return {
+      {K::XSystolic, 1, "X-systolic", {{1, 0, 1}}, {kZero, kY, kTmX}},
+      {K::YSystolic, 2, "Y-systolic", {{0, 1, 1}}, {kX, kZero, kTmY}},
+      {K::DiagSystolic, 3, "diag-systolic", {{1, 1, 1}}, {kXmY, kZero, kTmX}},
+      {K::Stationary, 4, "stationary", {{0, 0, 1}}, {kX, kY, kZero}},
+      {K::XMulticast, 5, "X-multicast", {{1, 0, 0}}, {kZero, kY, kT}},
+      {K::YMulticast, 6, "Y-multicast", {{0, 1, 0}}, {kX, kZero, kT}},
+      {K::DiagMulticast, 7, "diag-multicast", {{1, 1, 0}}, {kXmY, kZero, kT}},
+      {K::XYMulticast, 8, "XY-multicast", {{1, 0, 0}, {0, 1, 0}}, {kZero, kZero, kT}},
+      {K::XSystolicYMulticast, 9, "X-systolic-Y-multicast", {{0, 1, 0}, {1, 0, 1}}, {kZero, kZero, kTmX}},
+      {K::YSystolicXMulticast, 10, "Y-systolic-X-multicast", {{1, 0, 0}, {0, 1, 1}}, {kZero, kZero, kTmY}},
+      {K::XMulticastStationary, 11, "X-multicast-stationary", {{1, 0, 0}, {0, 0, 1}}, {kZero, kY, kZero}},
+      {K::YMulticastStationary, 12, "Y-multicast-stationary", {{0, 1, 0}, {0, 0, 1}}, {kX, kZero, kZero}},
+      {K::DiagMulticastStationary, 13, "diag-multicast-stationary", {{0, 0, 1}, {1, 1, 0}}, {kXmY, kZero, kZero}},
+      {K::XYMulticastStationary, 14, "XY-multicast-stationary", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, {kZero, kZero, kZero}},
+  };
+}
+
+IntVec toVec(const Vec3& v) { return {v[0], v[1], v[2]}; }
+
+bool sameSpan(const std::vector<IntVec>& a, const std::vector<IntVec>& b) {
+  if (a.size() != b.size()) return false;
+  for (const IntVec& v : b)
+    if (!inSpan(a, v)) return false;
+  return true;
+}
+
+std::vector<IntVec> mirrored(const std::vector<IntVec>& basis, bool mx, bool my) {
+  std::vector<IntVec> out = basis;
+  for (IntVec& v : out) {
+    if (mx) v[0] = -v[0];
+    if (my) v[1] = -v[1];
+  }
+  return out;
+}
+
+// Among the mirrorings that give the same reuse space, the first of none, x, y, both.
+OrientedEntry canonicalFlags(EntryKind k, bool mx, bool my) {
+  std::vector<IntVec> base;
+  for (const Vec3& v : info(k).vectors)
+    base.push_back(toVec(v));
+  std::vector<IntVec> target = mirrored(base, mx, my);
+  for (int m = 0; m < 4; ++m)
+    if (sameSpan(mirrored(base, m & 1, m & 2), target)) return OrientedEntry{k, bool(m & 1), bool(m & 2)};
+  return OrientedEntry{k, mx, my};
+}
+
+} // namespace
+
+const std::vector<EntryInfo>& allEntries() {
+  static const std::vector<EntryInfo> table = makeTable();
+  return table;
+}
+
+const EntryInfo& info(EntryKind k) { return allEntries()[static_cast<int>(k) - 1]; }
+
+std::optional<EntryKind> parseEntryKind(const std::string& text) {
+  auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+  };
+  std::string t = lower(text);
+  for (const EntryInfo& e : allEntries())
+    if (lower(e.name) == t || std::to_string(e.number) == t) return e.kind;
+  return std::nullopt;
+}
+
+bool isDiagonal(EntryKind k) {
+  return k == EntryKind::DiagSystolic || k == EntryKind::DiagMulticast ||
+         k == EntryKind::DiagMulticastStationary;
+}
+
+int64_t ports(EntryKind k, int64_t p, int64_t q) {
+  switch (k) {
+  case EntryKind::XSystolic:
+  case EntryKind::XMulticast:
+  case EntryKind::XMulticastStationary: return q;
+  case EntryKind::YSystolic:
+  case EntryKind::YMulticast:
+  case EntryKind::YMulticastStationary: return p;
+  case EntryKind::DiagSystolic:
+  case EntryKind::DiagMulticast:
+  case EntryKind::DiagMulticastStationary: return p + q - 1;
+  case EntryKind::Stationary: return p * q;
+  case EntryKind::XYMulticast:
+  case EntryKind::XSystolicYMulticast:
+  case EntryKind::YSystolicXMulticast:
+  case EntryKind::XYMulticastStationary: return 1;
+  }
+  return 0;
+}
+
+int64_t fanout(EntryKind k, int64_t p, int64_t q) {
+  switch (k) {
+  case EntryKind::XSystolic:
+  case EntryKind::YSystolic:
+  case EntryKind::DiagSystolic:
+  case EntryKind::Stationary: return 1;
+  case EntryKind::XMulticast:
+  case EntryKind::YSystolicXMulticast:
+  case EntryKind::XMulticastStationary: return p;
+  case EntryKind::YMulticast:
+  case EntryKind::XSystolicYMulticast:
+  case EntryKind::YMulticastStationary: return q;
+  case EntryKind::DiagMulticast:
+  case EntryKind::DiagMulticastStationary: return std::min(p, q);
+  case EntryKind::XYMulticast:
+  case EntryKind::XYMulticastStationary: return p * q;
+  }
+  return 0;
+}
+
+std::string toString(const OrientedEntry& e) {
+  std::string s = info(e.kind).name;
+  if (e.mirrorX && e.mirrorY) return s + "(-x,-y)";
+  if (e.mirrorX) return s + "(-x)";
+  if (e.mirrorY) return s + "(-y)";
+  return s;
+}
+
+std::vector<int> activeSlots(EntryKind k) {
+  std::vector<int> out;
+  const EntryInfo& e = info(k);
+  for (int s = 0; s < 3; ++s)
+    if (e.omega[s] != kZero) out.push_back(s);
+  return out;
+}
+
+Mat omegaLinear(const OrientedEntry& e) {
+  std::vector<int> slots = activeSlots(e.kind);
+  Mat m(slots.size(), 3);
+  for (size_t r = 0; r < slots.size(); ++r) {
+    const Vec3& f = info(e.kind).omega[slots[r]];
+    m(r, 0) = e.mirrorX ? -f[0] : f[0];
+    m(r, 1) = e.mirrorY ? -f[1] : f[1];
+    m(r, 2) = f[2];
+  }
+  return m;
+}
+
+IntVec omegaConstant(const OrientedEntry& e, int64_t p, int64_t q) {
+  // a*x' with x' = P-1-x contributes a*(P-1) to the constant.
+  IntVec c;
+  for (int s : activeSlots(e.kind)) {
+    const Vec3& f = info(e.kind).omega[s];
+    c.push_back((e.mirrorX ? f[0] * (p - 1) : 0) + (e.mirrorY ? f[1] * (q - 1) : 0));
+  }
+  return c;
+}
+
+std::vector<OrientedEntry> orientedEntries(int dim) {
+  std::vector<OrientedEntry> out;
+  for (const EntryInfo& e : allEntries()) {
+    if (static_cast<int>(e.vectors.size()) != dim) continue;
+    for (int m = 0; m < 4; ++m) {
+      OrientedEntry o = canonicalFlags(e.kind, m & 1, m & 2);
+      if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
+    }
+  }
+  return out;
+}
+
+std::vector<IntVec> reuseBasis(const OrientedEntry& e) {
+  std::vector<IntVec> base;
+  for (const Vec3& v : info(e.kind).vectors)
+    base.push_back(toVec(v));
+  return mirrored(base, e.mirrorX, e.mirrorY);
+}
+
+std::optional<OrientedEntry> classifyReuse(const std::vector<IntVec>& basis, std::string* reason) {
+  size_t r = basis.size();
+  if (r == 0) {
+    if (reason)
+      *reason = "no reuse: the tensor element changes with every PE and every cycle, which needs "
+                "a port per PE per cycle";
+    return std::nullopt;
+  }
+  for (int m = 0; m < 4; ++m) {
+    bool mx = m & 1, my = m & 2;
+    std::vector<IntVec> space = mirrored(basis, mx, my);
+    std::vector<IntVec> kept;
+    for (const Vec3& v : kBasic) {
+      if (kept.size() == r) break;
+      IntVec iv = toVec(v);
+      if (inSpan(space, iv) && !inSpan(kept, iv)) kept.push_back(iv);
+    }
+    if (kept.size() != r) continue;
+    for (const EntryInfo& e : allEntries()) {
+      if (e.vectors.size() != r) continue;
+      std::vector<IntVec> ev;
+      for (const Vec3& v : e.vectors)
+        ev.push_back(toVec(v));
+      std::sort(ev.begin(), ev.end());
+      std::vector<IntVec> k = kept;
+      std::sort(k.begin(), k.end());
+      if (ev == k) return canonicalFlags(e.kind, mx, my);
+    }
+  }
+  if (reason) {
+    std::string s = "reuse space spanned by";
+    for (const IntVec& v : basis)
+      s += " (" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "|" +
+           std::to_string(v[2]) + ")";
+    *reason = s + " has no basis of the seven direction vectors, with or without mirroring x or y";
+  }
+  return std::nullopt;
+}
+
+} // namespace rubick::ir
