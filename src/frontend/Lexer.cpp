@@ -9,30 +9,54 @@ namespace rubick::tc {
 
 const char* describe(Tok kind) {
   switch (kind) {
-  case Tok::End: return "end of file";
-  case Tok::Ident: return "identifier";
-  case Tok::IntLit: return "integer";
-  case Tok::FloatLit: return "number";
-  case Tok::LParen: return "'('";
-  case Tok::RParen: return "')'";
-  case Tok::LBrace: return "'{'";
-  case Tok::RBrace: return "'}'";
-  case Tok::Comma: return "','";
-  case Tok::Colon: return "':'";
-  case Tok::Arrow: return "'->'";
-  case Tok::Plus: return "'+'";
-  case Tok::Minus: return "'-'";
-  case Tok::Star: return "'*'";
-  case Tok::Slash: return "'/'";
-  case Tok::Assign: return "'='";
-  case Tok::PlusEq: return "'+='";
-  case Tok::PlusEqBang: return "'+=!'";
-  case Tok::StarEq: return "'*='";
-  case Tok::StarEqBang: return "'*=!'";
-  case Tok::MaxEq: return "'max='";
-  case Tok::MaxEqBang: return "'max=!'";
-  case Tok::MinEq: return "'min='";
-  case Tok::MinEqBang: return "'min=!'";
+  case Tok::End:
+    return "end of file";
+  case Tok::Ident:
+    return "identifier";
+  case Tok::IntLit:
+    return "integer";
+  case Tok::FloatLit:
+    return "number";
+  case Tok::LParen:
+    return "'('";
+  case Tok::RParen:
+    return "')'";
+  case Tok::LBrace:
+    return "'{'";
+  case Tok::RBrace:
+    return "'}'";
+  case Tok::Comma:
+    return "','";
+  case Tok::Colon:
+    return "':'";
+  case Tok::Arrow:
+    return "'->'";
+  case Tok::Plus:
+    return "'+'";
+  case Tok::Minus:
+    return "'-'";
+  case Tok::Star:
+    return "'*'";
+  case Tok::Slash:
+    return "'/'";
+  case Tok::Assign:
+    return "'='";
+  case Tok::PlusEq:
+    return "'+='";
+  case Tok::PlusEqBang:
+    return "'+=!'";
+  case Tok::StarEq:
+    return "'*='";
+  case Tok::StarEqBang:
+    return "'*=!'";
+  case Tok::MaxEq:
+    return "'max='";
+  case Tok::MaxEqBang:
+    return "'max=!'";
+  case Tok::MinEq:
+    return "'min='";
+  case Tok::MinEqBang:
+    return "'min=!'";
   }
   return "token";
 }
@@ -119,26 +143,47 @@ private:
         (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1)))))
       return number(loc);
     switch (c) {
-    case '(': return make(Tok::LParen, loc, 1);
-    case ')': return make(Tok::RParen, loc, 1);
-    case '{': return make(Tok::LBrace, loc, 1);
-    case '}': return make(Tok::RBrace, loc, 1);
-    case ',': return make(Tok::Comma, loc, 1);
-    case ':': return make(Tok::Colon, loc, 1);
-    case '/': return make(Tok::Slash, loc, 1);
+    case '(':
+      return make(Tok::LParen, loc, 1);
+    case ')':
+      return make(Tok::RParen, loc, 1);
+    case '{':
+      return make(Tok::LBrace, loc, 1);
+    case '}':
+      return make(Tok::RBrace, loc, 1);
+    case ',':
+      return make(Tok::Comma, loc, 1);
+    case ':':
+      return make(Tok::Colon, loc, 1);
+    case '/':
+      if (peek(1) == '*') fail(loc, "block comments '/*' are not supported; use '#' or '//'", 2);
+      return make(Tok::Slash, loc, 1);
     case '=':
-      if (peek(1) == '=') fail(loc, "comparison '==' is not supported", 2);
+      if (peek(1) == '=') unsupportedComparison(loc, 2);
       return make(Tok::Assign, loc, 1);
-    case '-': return make(peek(1) == '>' ? Tok::Arrow : Tok::Minus, loc, peek(1) == '>' ? 2 : 1);
+    case '<':
+    case '>':
+      unsupportedComparison(loc, peek(1) == '=' ? 2 : 1);
+    case '!':
+      if (peek(1) == '=') unsupportedComparison(loc, 2);
+      fail(loc, "'!' must directly follow a reduction operator, as in '+=!'");
+    case '?':
+      fail(loc, "conditional expressions ('?:') are not supported");
+    case '[':
+    case ']':
+      fail(loc, "index tensors with parentheses, as in A(i, j), not brackets");
+    case '-':
+      return make(peek(1) == '>' ? Tok::Arrow : Tok::Minus, loc, peek(1) == '>' ? 2 : 1);
     case '+':
-      if (peek(1) == '=') return peek(2) == '!' ? make(Tok::PlusEqBang, loc, 3)
-                                                : make(Tok::PlusEq, loc, 2);
+      if (peek(1) == '=')
+        return peek(2) == '!' ? make(Tok::PlusEqBang, loc, 3) : make(Tok::PlusEq, loc, 2);
       return make(Tok::Plus, loc, 1);
     case '*':
-      if (peek(1) == '=') return peek(2) == '!' ? make(Tok::StarEqBang, loc, 3)
-                                                : make(Tok::StarEq, loc, 2);
+      if (peek(1) == '=')
+        return peek(2) == '!' ? make(Tok::StarEqBang, loc, 3) : make(Tok::StarEq, loc, 2);
       return make(Tok::Star, loc, 1);
-    default: break;
+    default:
+      break;
     }
     if (static_cast<unsigned char>(c) >= 0x80)
       fail(loc, "unexpected non-ASCII character in source");
@@ -146,6 +191,10 @@ private:
       fail(loc, std::string("unexpected character '") + c + "'");
     fail(loc, "unexpected control character (code " +
                   std::to_string(static_cast<unsigned char>(c)) + ")");
+  }
+
+  [[noreturn]] void unsupportedComparison(SourceLoc loc, uint32_t len) {
+    fail(loc, "comparison '" + std::string(src_.substr(pos_, len)) + "' is not supported", len);
   }
 
   Token identOrReduction(SourceLoc loc) {
@@ -209,7 +258,8 @@ private:
       t.kind = Tok::IntLit;
       errno = 0;
       unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-      if (errno == ERANGE || v > static_cast<unsigned long long>(std::numeric_limits<int64_t>::max()))
+      if (errno == ERANGE ||
+          v > static_cast<unsigned long long>(std::numeric_limits<int64_t>::max()))
         fail(loc, "integer literal '" + text + "' is too large", static_cast<uint32_t>(len));
       t.intValue = static_cast<int64_t>(v);
     }
@@ -226,6 +276,8 @@ private:
 
 } // namespace
 
-LexResult lex(const std::shared_ptr<const SourceFile>& file) { return Lexer(file).run(); }
+LexResult lex(const std::shared_ptr<const SourceFile>& file) {
+  return Lexer(file).run();
+}
 
 } // namespace rubick::tc

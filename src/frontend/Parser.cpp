@@ -8,26 +8,39 @@ namespace {
 
 std::string quoted(const Token& t) {
   switch (t.kind) {
-  case Tok::End: return "end of file";
+  case Tok::End:
+    return "end of file";
   case Tok::Ident:
   case Tok::IntLit:
-  case Tok::FloatLit: return "'" + t.text + "'";
-  default: return describe(t.kind);
+  case Tok::FloatLit:
+    return "'" + t.text + "'";
+  default:
+    return describe(t.kind);
   }
 }
 
 std::optional<AssignOp> assignOp(Tok kind) {
   switch (kind) {
-  case Tok::Assign: return AssignOp::Assign;
-  case Tok::PlusEq: return AssignOp::PlusEq;
-  case Tok::PlusEqBang: return AssignOp::PlusEqBang;
-  case Tok::StarEq: return AssignOp::StarEq;
-  case Tok::StarEqBang: return AssignOp::StarEqBang;
-  case Tok::MaxEq: return AssignOp::MaxEq;
-  case Tok::MaxEqBang: return AssignOp::MaxEqBang;
-  case Tok::MinEq: return AssignOp::MinEq;
-  case Tok::MinEqBang: return AssignOp::MinEqBang;
-  default: return std::nullopt;
+  case Tok::Assign:
+    return AssignOp::Assign;
+  case Tok::PlusEq:
+    return AssignOp::PlusEq;
+  case Tok::PlusEqBang:
+    return AssignOp::PlusEqBang;
+  case Tok::StarEq:
+    return AssignOp::StarEq;
+  case Tok::StarEqBang:
+    return AssignOp::StarEqBang;
+  case Tok::MaxEq:
+    return AssignOp::MaxEq;
+  case Tok::MaxEqBang:
+    return AssignOp::MaxEqBang;
+  case Tok::MinEq:
+    return AssignOp::MinEq;
+  case Tok::MinEqBang:
+    return AssignOp::MinEqBang;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -38,7 +51,7 @@ public:
 
   Module parseModule() {
     Module m;
-    if (at(Tok::End)) fail(cur(), "expected 'def', found end of file (the file defines nothing)");
+    if (at(Tok::End)) throw Error(file_->name(), "the file defines no function (expected 'def')");
     while (!at(Tok::End))
       m.defs.push_back(parseDef());
     return m;
@@ -65,15 +78,22 @@ private:
     throw Error(file_, std::move(d));
   }
   [[noreturn]] void expected(const std::string& what, const std::string& context = "") {
-    fail(cur(), "expected " + what + (context.empty() ? "" : " " + context) + ", found " +
-                    quoted(cur()));
+    fail(cur(),
+         "expected " + what + (context.empty() ? "" : " " + context) + ", found " + quoted(cur()));
   }
   Token expect(Tok k, const std::string& context = "") {
     if (!at(k)) expected(describe(k), context);
     return take();
   }
+  // `def`, `where` and `in` structure the program; as names they would make it ambiguous.
+  static bool isKeyword(const std::string& w) { return w == "def" || w == "where" || w == "in"; }
+  void rejectKeyword(const std::string& what) {
+    if (at(Tok::Ident) && isKeyword(cur().text))
+      fail(cur(), "expected " + what + ", found keyword '" + cur().text + "'");
+  }
   Ident expectIdent(const std::string& what, const std::string& context = "") {
     if (!at(Tok::Ident)) expected(what, context);
+    rejectKeyword(what);
     Token t = take();
     return Ident{t.text, t.loc};
   }
@@ -82,7 +102,7 @@ private:
     if (!atWord("def")) expected("'def'");
     take();
     Def d;
-    d.name = expectIdent("function name", "after 'def'");
+    d.name = expectIdent("a function name", "after 'def'");
     expect(Tok::LParen, "after the function name");
     if (!at(Tok::RParen)) {
       do {
@@ -100,7 +120,12 @@ private:
     expect(Tok::RParen, "to close the output list");
     expect(Tok::LBrace, "to open the function body");
     while (!at(Tok::RBrace)) {
-      if (at(Tok::End)) expected("'}'", "to close the body of '" + d.name.name + "'");
+      if (at(Tok::End) || atWord("def"))
+        expected("'}'", "to close the body of '" + d.name.name + "'");
+      if (atWord("where"))
+        fail(cur(), d.stmts.empty() || d.stmts.back().where.empty()
+                        ? "'where' must follow a statement"
+                        : "a statement has at most one 'where'; separate its ranges with ','");
       d.stmts.push_back(parseStmt());
     }
     take();
@@ -109,10 +134,16 @@ private:
 
   TensorDecl parseTensorDecl(bool isOutput) {
     TensorDecl t;
-    if (!at(Tok::Ident)) expected(isOutput ? "output name" : "parameter type (such as int8)");
+    if (!at(Tok::Ident)) expected(isOutput ? "an output name" : "a parameter type (such as int8)");
     bool hasType = parseScalarType(cur().text).has_value();
-    // An output may be just a name; anything else starts with a type.
-    if (!hasType && !(isOutput && !isTypeLike(cur().text))) {
+    // A word followed by a name or a shape sits where a type belongs; otherwise it is a bare
+    // name: fine for an output, which may leave its type and shape to inference, but a parameter
+    // needs both.
+    bool bareName = peekTok().kind != Tok::Ident && peekTok().kind != Tok::LParen;
+    if (!hasType && bareName && !isOutput)
+      fail(cur(), "parameter '" + cur().text + "' needs a type and shape, such as int8(M,K) " +
+                      cur().text);
+    if (!hasType && !bareName) {
       fail(cur(), "unknown type '" + cur().text +
                       "' (supported: int8, int16, int32, int64, float16/half, float32/float, "
                       "float64/double)");
@@ -134,19 +165,15 @@ private:
         t.shape = std::vector<DimDecl>{}; // `int32 s`: a scalar
       }
     }
-    t.name = expectIdent(isOutput ? "output name" : "parameter name");
+    t.name = expectIdent(isOutput ? "an output name" : "a parameter name");
     return t;
-  }
-
-  // A word that cannot be an output name because it looks like a misspelt type.
-  static bool isTypeLike(const std::string& w) {
-    return w.rfind("int", 0) == 0 || w.rfind("uint", 0) == 0 || w.rfind("float", 0) == 0;
   }
 
   DimDecl parseDimDecl() {
     DimDecl d;
     d.loc = cur().loc;
     if (at(Tok::Ident)) {
+      rejectKeyword("a size name");
       d.symbol = take().text;
     } else if (at(Tok::IntLit)) {
       d.value = take().intValue;
@@ -158,7 +185,6 @@ private:
 
   Stmt parseStmt() {
     Stmt s;
-    if (atWord("where")) fail(cur(), "'where' must follow a statement");
     s.lhs = expectIdent("a statement (tensor name)");
     if (at(Tok::LParen)) {
       take();
@@ -166,6 +192,7 @@ private:
         do {
           if (!at(Tok::Ident))
             expected("an index name", "(left-hand side indices must be plain index names)");
+          rejectKeyword("an index name");
           Token t = take();
           s.lhsIndices.push_back(Ident{t.text, t.loc});
         } while (at(Tok::Comma) && (take(), true));
@@ -196,9 +223,13 @@ private:
     return s;
   }
 
+  // `depth` counts the levels of the tree being built (a parenthesis, a unary minus, an argument
+  // list, each operator of a chain such as a + b + c). Bounding it bounds the recursion of every
+  // later pass over the tree, so a hostile input cannot overflow the stack.
   void enter(int depth) {
     if (depth > kMaxExprDepth)
-      fail(cur(), "expression nested too deeply (limit " + std::to_string(kMaxExprDepth) + ")");
+      fail(cur(), "expression is too long or too deeply nested (more than " +
+                      std::to_string(kMaxExprDepth) + " levels); split it into several statements");
   }
 
   Expr binary(Expr::Kind k, SourceLoc loc, Expr lhs, Expr rhs) {
@@ -211,32 +242,32 @@ private:
   }
 
   Expr parseExpr(int depth) {
-    enter(depth);
-    Expr lhs = parseTerm(depth + 1);
-    while (at(Tok::Plus) || at(Tok::Minus)) {
+    Expr lhs = parseTerm(depth);
+    for (int chain = 1; at(Tok::Plus) || at(Tok::Minus); ++chain) {
+      enter(depth + chain);
       Token op = take();
-      Expr rhs = parseTerm(depth + 1);
-      lhs = binary(op.kind == Tok::Plus ? Expr::Kind::Add : Expr::Kind::Sub, op.loc,
-                   std::move(lhs), std::move(rhs));
+      Expr rhs = parseTerm(depth + chain);
+      lhs = binary(op.kind == Tok::Plus ? Expr::Kind::Add : Expr::Kind::Sub, op.loc, std::move(lhs),
+                   std::move(rhs));
     }
     return lhs;
   }
 
   Expr parseTerm(int depth) {
-    enter(depth);
-    Expr lhs = parseUnary(depth + 1);
-    while (at(Tok::Star) || at(Tok::Slash)) {
+    Expr lhs = parseUnary(depth);
+    for (int chain = 1; at(Tok::Star) || at(Tok::Slash); ++chain) {
+      enter(depth + chain);
       Token op = take();
-      Expr rhs = parseUnary(depth + 1);
-      lhs = binary(op.kind == Tok::Star ? Expr::Kind::Mul : Expr::Kind::Div, op.loc,
-                   std::move(lhs), std::move(rhs));
+      Expr rhs = parseUnary(depth + chain);
+      lhs = binary(op.kind == Tok::Star ? Expr::Kind::Mul : Expr::Kind::Div, op.loc, std::move(lhs),
+                   std::move(rhs));
     }
     return lhs;
   }
 
   Expr parseUnary(int depth) {
-    enter(depth);
     if (at(Tok::Minus)) {
+      enter(depth + 1);
       Token op = take();
       Expr e;
       e.kind = Expr::Kind::Neg;
@@ -244,11 +275,10 @@ private:
       e.args.push_back(parseUnary(depth + 1));
       return e;
     }
-    return parsePrimary(depth + 1);
+    return parsePrimary(depth);
   }
 
   Expr parsePrimary(int depth) {
-    enter(depth);
     Expr e;
     e.loc = cur().loc;
     if (at(Tok::IntLit)) {
@@ -266,20 +296,21 @@ private:
       return e;
     }
     if (at(Tok::LParen)) {
+      enter(depth + 1);
       take();
       Expr inner = parseExpr(depth + 1);
       expect(Tok::RParen, "to close '('");
       return inner;
     }
     if (at(Tok::Ident)) {
-      if (cur().text == "where" || cur().text == "def")
-        fail(cur(), "expected an expression, found keyword '" + cur().text + "'");
+      rejectKeyword("an expression");
       Token t = take();
       e.name = t.text;
       if (!at(Tok::LParen)) {
         e.kind = Expr::Kind::Name;
         return e;
       }
+      enter(depth + 1);
       take();
       e.kind = Expr::Kind::Access;
       if (!at(Tok::RParen)) {

@@ -18,9 +18,12 @@ namespace rubick::tc {
 
 const char* toString(TensorRole r) {
   switch (r) {
-  case TensorRole::Input: return "input";
-  case TensorRole::Output: return "output";
-  case TensorRole::Local: return "local";
+  case TensorRole::Input:
+    return "input";
+  case TensorRole::Output:
+    return "output";
+  case TensorRole::Local:
+    return "local";
   }
   return "?";
 }
@@ -51,12 +54,16 @@ SourceLoc startLoc(const Expr& e) {
   case Expr::Kind::Add:
   case Expr::Kind::Sub:
   case Expr::Kind::Mul:
-  case Expr::Kind::Div: return startLoc(e.args[0]);
-  default: return e.loc;
+  case Expr::Kind::Div:
+    return startLoc(e.args[0]);
+  default:
+    return e.loc;
   }
 }
 
-uint32_t width(const std::string& s) { return s.empty() ? 1 : static_cast<uint32_t>(s.size()); }
+uint32_t width(const std::string& s) {
+  return s.empty() ? 1 : static_cast<uint32_t>(s.size());
+}
 
 /// Ordered size symbols of a def with their first use: declared shapes, then names in `where`
 /// bounds that are not indices of their statement.
@@ -126,6 +133,7 @@ struct Range {
   int64_t lo = 0, hi = 0;
   SourceLoc loc;
   std::string origin; // "dimension 0 of 'A' (size M)", "'where'", ...
+  std::string symbol; // Plain: the size symbol of that dimension ("M"), kept for inferred shapes
   bool known() const { return source != Source::None; }
 };
 
@@ -140,13 +148,17 @@ public:
     declare(d);
     bindSizes(d);
     materialiseDeclared(d);
+    if (d.outputs.empty())
+      fail(d.name.loc, width(d.name.name),
+           "'" + d.name.name + "' has no outputs; list its results after '->', as in -> (C)");
+    if (d.stmts.empty())
+      fail(d.name.loc, width(d.name.name), "'" + d.name.name + "' has no statements");
     for (size_t i = 0; i < d.stmts.size(); ++i)
       statement(d.stmts[i], i);
     for (size_t t = 0; t < prog_.tensors.size(); ++t)
       if (prog_.tensors[t].role == TensorRole::Output && !state_[t].written)
         fail(prog_.tensors[t].loc, width(prog_.tensors[t].name),
              "output '" + prog_.tensors[t].name + "' is never written");
-    if (d.stmts.empty()) fail(d.name.loc, width(d.name.name), "'" + d.name.name + "' has no statements");
     return std::move(prog_);
   }
 
@@ -162,12 +174,18 @@ private:
   }
 
   const Def& pickDef() {
+    if (mod_.defs.empty()) throw Error(file_->name(), "the file defines no function");
+    for (size_t i = 0; i < mod_.defs.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (mod_.defs[i].name.name == mod_.defs[j].name.name)
+          fail(mod_.defs[i].name.loc, width(mod_.defs[i].name.name),
+               "function '" + mod_.defs[i].name.name + "' is defined twice",
+               {{mod_.defs[j].name.loc, "first defined here"}});
     if (!opts_.defName.empty()) {
       for (const Def& d : mod_.defs)
         if (d.name.name == opts_.defName) return d;
-      throw Error("command line", "--def " + opts_.defName + ": '" + file_->name() +
-                                      "' defines no function named '" + opts_.defName +
-                                      "' (it defines: " + defList() + ")");
+      throw Error("--def", "'" + file_->name() + "' defines no function named '" + opts_.defName +
+                               "' (it defines: " + defList() + ")");
     }
     if (mod_.defs.size() > 1)
       throw Error(file_->name(), "the file defines " + std::to_string(mod_.defs.size()) +
@@ -191,10 +209,21 @@ private:
         if (!fresh)
           fail(t.name.loc, width(t.name.name), "'" + t.name.name + "' is declared twice",
                {{it->second, "first declared here"}});
+        if (findBuiltin(t.name.name))
+          fail(t.name.loc, width(t.name.name),
+               "'" + t.name.name + "' is a builtin function and cannot name a tensor");
         if (t.shape)
-          for (const DimDecl& dim : *t.shape)
-            if (dim.symbol.empty() && dim.value <= 0)
-              fail(dim.loc, 1, "dimension size must be positive, found " + std::to_string(dim.value));
+          for (const DimDecl& dim : *t.shape) {
+            if (!dim.symbol.empty()) continue;
+            uint32_t len = width(std::to_string(dim.value));
+            if (dim.value <= 0)
+              fail(dim.loc, len,
+                   "dimension size must be positive, found " + std::to_string(dim.value));
+            if (dim.value > kMaxSize)
+              fail(dim.loc, len,
+                   "dimension size " + std::to_string(dim.value) + " is too large (limit " +
+                       std::to_string(kMaxSize) + ")");
+          }
       }
     }
     for (const auto& [name, loc] : sizeSymbols(d)) {
@@ -214,8 +243,12 @@ private:
         anyDefSizes.insert(p.first);
     for (const SizeDefault& s : mod_.sizeDefaults) {
       if (!anyDefSizes.count(s.name))
-        fail(s.loc, width(s.name), "size '" + s.name + "' is not used by any function in this file");
-      if (s.value > kMaxSize) fail(s.loc, width(s.name), "size '" + s.name + "' is too large");
+        fail(s.loc, width(s.name),
+             "size '" + s.name + "' is not used by any function in this file");
+      if (s.value > kMaxSize)
+        fail(s.loc, width(s.name),
+             "size " + s.name + "=" + std::to_string(s.value) + " is too large (limit " +
+                 std::to_string(kMaxSize) + ")");
       if (sizeLoc_.count(s.name)) sizes_[s.name] = s.value;
     }
     for (const SizeDefault& s : opts_.sizes) {
@@ -223,14 +256,12 @@ private:
         std::string list;
         for (const auto& n : sizeOrder_)
           list += (list.empty() ? "" : ", ") + n;
-        throw Error("command line",
-                    "--size " + s.name + "=" + std::to_string(s.value) + ": '" + s.name +
-                        "' is not a size of '" + d.name.name + "' (" +
-                        (list.empty() ? "it has no sizes" : "its sizes: " + list) + ")");
+        throw Error("--size", "'" + s.name + "' is not a size of '" + d.name.name + "' (" +
+                                  (list.empty() ? "it has no sizes" : "its sizes: " + list) + ")");
       }
-      if (s.value > kMaxSize)
-        throw Error("command line", "--size " + s.name + "=" + std::to_string(s.value) +
-                                        ": too large (limit " + std::to_string(kMaxSize) + ")");
+      if (s.value <= 0 || s.value > kMaxSize)
+        throw Error("--size", "size " + s.name + "=" + std::to_string(s.value) +
+                                  " is out of range (1.." + std::to_string(kMaxSize) + ")");
       sizes_[s.name] = s.value;
     }
     for (const std::string& n : sizeOrder_) {
@@ -243,7 +274,9 @@ private:
     }
   }
 
-  int64_t dimValue(const DimDecl& dim) { return dim.symbol.empty() ? dim.value : sizes_.at(dim.symbol); }
+  int64_t dimValue(const DimDecl& dim) {
+    return dim.symbol.empty() ? dim.value : sizes_.at(dim.symbol);
+  }
 
   void addTensor(Tensor t, TensorState st) {
     prog_.tensors.push_back(std::move(t));
@@ -285,9 +318,9 @@ private:
 
   struct StmtCtx {
     const Stmt* stmt = nullptr;
-    std::vector<std::string> vars;   // index names: LHS first, then first appearance
-    std::vector<SourceLoc> varLocs;  // first appearance
-    std::vector<Range> ranges;       // per var
+    std::vector<std::string> vars;  // index names: LHS first, then first appearance
+    std::vector<SourceLoc> varLocs; // first appearance
+    std::vector<Range> ranges;      // per var
     int var(const std::string& n) const {
       for (size_t i = 0; i < vars.size(); ++i)
         if (vars[i] == n) return static_cast<int>(i);
@@ -310,9 +343,11 @@ private:
     // Index names: left-hand side, then index positions on the right, then `where`.
     for (const Ident& i : s.lhsIndices) {
       if (isSize(i.name))
-        fail(i.loc, width(i.name), "'" + i.name + "' is a size; left-hand side indices must be index names");
+        fail(i.loc, width(i.name),
+             "'" + i.name + "' is a size; left-hand side indices must be index names");
       if (prog_.findTensor(i.name) >= 0)
-        fail(i.loc, width(i.name), "'" + i.name + "' is a tensor; left-hand side indices must be index names");
+        fail(i.loc, width(i.name),
+             "'" + i.name + "' is a tensor; left-hand side indices must be index names");
       if (c.var(i.name) >= 0)
         fail(i.loc, width(i.name), "index '" + i.name + "' appears twice on the left-hand side");
       addVar(c, i.name, i.loc);
@@ -321,9 +356,15 @@ private:
     for (const RangeDecl& r : s.where) {
       if (isSize(r.index.name))
         fail(r.index.loc, width(r.index.name), "'" + r.index.name + "' is a size, not an index");
-      if (c.var(r.index.name) < 0)
-        fail(r.index.loc, width(r.index.name),
-             "'where' names index '" + r.index.name + "', which this statement does not use");
+      if (c.var(r.index.name) >= 0) continue;
+      // An index may appear only as a value (C(i) +=! j where j in 0:4): the range names it.
+      if (const Expr* use = valueUse(s.rhs, r.index.name);
+          use && prog_.findTensor(r.index.name) < 0) {
+        addVar(c, r.index.name, use->loc);
+        continue;
+      }
+      fail(r.index.loc, width(r.index.name),
+           "'where' names index '" + r.index.name + "', which this statement does not use");
     }
     std::vector<AffineIndex> lhsIdx;
     Access write;
@@ -351,8 +392,9 @@ private:
     for (size_t v = s.lhsIndices.size(); v < c.vars.size(); ++v)
       if (s.op == AssignOp::Assign)
         fail(c.varLocs[v], width(c.vars[v]),
-             "index '" + c.vars[v] + "' is not on the left-hand side, so the statement reduces over it; "
-             "use a reduction operator such as +=!",
+             "index '" + c.vars[v] +
+                 "' is not on the left-hand side, so the statement reduces over it; "
+                 "use a reduction operator such as +=!",
              {{s.opLoc, "the operator is '='"}});
 
     // Affine reads, with their argument locations for messages.
@@ -379,10 +421,10 @@ private:
         const Range& r = c.ranges[c.var(s.lhsIndices[d].name)];
         if (r.lo < 0)
           fail(s.lhsIndices[d].loc, width(s.lhsIndices[d].name),
-               "index '" + s.lhsIndices[d].name + "' starts at " + std::to_string(r.lo) +
-                   ", so '" + t.name + "' would be written at a negative position");
+               "index '" + s.lhsIndices[d].name + "' starts at " + std::to_string(r.lo) + ", so '" +
+                   t.name + "' would be written at a negative position");
         t.shape.push_back(r.hi);
-        t.dimSymbols.push_back(symbolOfRange(r));
+        t.dimSymbols.push_back(r.symbol);
       }
       state_[lhs].shapeKnown = true;
     } else {
@@ -416,6 +458,14 @@ private:
     prog_.statements.push_back(std::move(out));
   }
 
+  // The first plain use of `name` in value position, if any.
+  static const Expr* valueUse(const Expr& e, const std::string& name) {
+    if (e.kind == Expr::Kind::Name) return e.name == name ? &e : nullptr;
+    for (const Expr& a : e.args)
+      if (const Expr* u = valueUse(a, name)) return u;
+    return nullptr;
+  }
+
   std::string lhsText(const Stmt& s) const {
     std::string txt = s.lhs.name + "(";
     for (size_t i = 0; i < s.lhsIndices.size(); ++i)
@@ -432,7 +482,8 @@ private:
   int lhsTensor(const Stmt& s) {
     const std::string& n = s.lhs.name;
     if (isSize(n)) fail(s.lhs.loc, width(n), "'" + n + "' is a size, not a tensor");
-    if (findBuiltin(n)) fail(s.lhs.loc, width(n), "'" + n + "' is a builtin function, not a tensor");
+    if (findBuiltin(n))
+      fail(s.lhs.loc, width(n), "'" + n + "' is a builtin function, not a tensor");
     int t = prog_.findTensor(n);
     if (t >= 0 && prog_.tensors[t].role == TensorRole::Input)
       fail(s.lhs.loc, width(n), "cannot assign to input '" + n + "'",
@@ -454,7 +505,8 @@ private:
     case Expr::Kind::Access: {
       if (const Builtin* b = findBuiltin(e.name)) {
         if (inIndex)
-          fail(e.loc, width(e.name), "non-affine index expression: call to '" + e.name + "' inside an index");
+          fail(e.loc, width(e.name),
+               "non-affine index expression: call to '" + e.name + "' inside an index");
         if (e.args.size() != b->arity)
           fail(e.loc, width(e.name),
                "'" + e.name + "' takes " + std::to_string(b->arity) + " argument" +
@@ -468,7 +520,8 @@ private:
         fail(e.loc, width(e.name),
              t >= 0 ? "non-affine index expression: tensor '" + e.name +
                           "' used inside an index (indirect access is not supported)"
-                    : "non-affine index expression: '" + e.name + "(...)' inside an index");
+                    : "non-affine index expression: call to unknown function '" + e.name +
+                          "' inside an index");
       if (t < 0) {
         if (isSize(e.name)) fail(e.loc, width(e.name), "'" + e.name + "' is a size, not a tensor");
         fail(e.loc, width(e.name), "unknown tensor or function '" + e.name + "'");
@@ -482,8 +535,9 @@ private:
         if (isSize(e.name)) return;
         int t = prog_.findTensor(e.name);
         if (t >= 0)
-          fail(e.loc, width(e.name), "non-affine index expression: tensor '" + e.name +
-                                         "' used inside an index (indirect access is not supported)");
+          fail(e.loc, width(e.name),
+               "non-affine index expression: tensor '" + e.name +
+                   "' used inside an index (indirect access is not supported)");
         addVar(c, e.name, e.loc);
       }
       return;
@@ -503,7 +557,9 @@ private:
     AffineIndex a;
     a.coeffs.assign(c.vars.size(), 0);
     switch (e.kind) {
-    case Expr::Kind::IntLit: a.constant = e.intValue; return a;
+    case Expr::Kind::IntLit:
+      a.constant = e.intValue;
+      return a;
     case Expr::Kind::FloatLit:
       fail(e.loc, width(e.text), "index expressions must be integers, found '" + e.text + "'");
     case Expr::Kind::Name:
@@ -513,7 +569,8 @@ private:
         a.coeffs[c.var(e.name)] = 1;
       }
       return a;
-    case Expr::Kind::Neg: return scale(affine(e.args[0], c), -1, e);
+    case Expr::Kind::Neg:
+      return scale(affine(e.args[0], c), -1, e);
     case Expr::Kind::Add:
     case Expr::Kind::Sub: {
       AffineIndex l = affine(e.args[0], c), r = affine(e.args[1], c);
@@ -534,14 +591,17 @@ private:
       AffineIndex l = affine(e.args[0], c), r = affine(e.args[1], c);
       bool lConst = isConstant(l), rConst = isConstant(r);
       if (!lConst && !rConst)
-        fail(e.loc, 1, "non-affine index expression '" + print(e) +
-                           "': indices may only be multiplied by constants");
+        fail(e.loc, 1,
+             "non-affine index expression '" + print(e) +
+                 "': indices may only be multiplied by constants");
       return lConst ? scale(r, l.constant, e) : scale(l, r.constant, e);
     }
     case Expr::Kind::Div:
-      fail(e.loc, 1, "non-affine index expression '" + print(e) + "': division is not allowed in an index");
+      fail(e.loc, 1,
+           "non-affine index expression '" + print(e) + "': division is not allowed in an index");
     case Expr::Kind::Access:
-    case Expr::Kind::Call: break; // rejected by checkAccessNames
+    case Expr::Kind::Call:
+      break; // rejected by checkAccessNames
     }
     fail(e.loc, 1, "non-affine index expression '" + print(e) + "'");
   }
@@ -606,11 +666,14 @@ private:
 
   int64_t constantValue(const Expr& e) {
     switch (e.kind) {
-    case Expr::Kind::IntLit: return e.intValue;
+    case Expr::Kind::IntLit:
+      return e.intValue;
     case Expr::Kind::Name:
       if (isSize(e.name)) return sizes_.at(e.name);
-      fail(e.loc, width(e.name), "range bounds may use sizes and integers only; '" + e.name +
-                                     "' is not a size");
+      fail(e.loc, width(e.name),
+           "range bounds may use sizes and integers only; '" + e.name +
+               "' is an index (ranges that depend on other indices, as in triangular loops, "
+               "are not supported)");
     case Expr::Kind::Neg: {
       auto v = checkedMul(-1, constantValue(e.args[0]));
       if (!v) overflow(e);
@@ -635,7 +698,8 @@ private:
     case Expr::Kind::FloatLit:
       fail(e.loc, width(e.text), "range bounds must be integers, found '" + e.text + "'");
     case Expr::Kind::Access:
-    case Expr::Kind::Call: break;
+    case Expr::Kind::Call:
+      break;
     }
     fail(e.loc, width(e.name), "range bounds may use sizes and integers only");
   }
@@ -648,14 +712,6 @@ private:
 
   static std::string rangeText(const Range& r) {
     return std::to_string(r.lo) + ":" + std::to_string(r.hi);
-  }
-
-  std::string symbolOfRange(const Range& r) const { return r.source == Range::Source::Plain ? plainSymbol(r) : ""; }
-  std::string plainSymbol(const Range& r) const {
-    // origin looks like "dimension 0 of 'A' (size M)"; keep the symbol for the inferred shape.
-    auto p = r.origin.find("(size ");
-    if (p == std::string::npos) return "";
-    return r.origin.substr(p + 6, r.origin.size() - p - 7);
   }
 
   void inferRanges(StmtCtx& c, int lhs, const Access& write, const std::vector<Access>& reads,
@@ -671,7 +727,9 @@ private:
       nr.loc = r.index.loc;
       nr.origin = "'where'";
       if (nr.lo < -kMaxSize || nr.hi > kMaxSize)
-        fail(startLoc(r.lo), 1, "range " + r.index.name + " in " + rangeText(nr) + " is too large");
+        fail(startLoc(r.lo), 1,
+             "range " + r.index.name + " in " + rangeText(nr) + " is too large (limit " +
+                 std::to_string(kMaxSize) + ")");
       if (nr.hi <= nr.lo)
         fail(startLoc(r.lo), 1, "empty range: " + r.index.name + " in " + rangeText(nr));
       Range& cur = c.ranges[v];
@@ -716,11 +774,12 @@ private:
         nr.hi = t.shape[d];
         nr.loc = (*u.locs)[d];
         nr.origin = dimOrigin(t, d);
+        nr.symbol = d < t.dimSymbols.size() ? t.dimSymbols[d] : "";
         if (cur.known() && cur.hi != nr.hi)
           fail(nr.loc, width(c.vars[only]),
                "conflicting ranges for index '" + c.vars[only] + "': " + rangeText(cur) + " from " +
-                   cur.origin + ", but " + rangeText(nr) + " from " + nr.origin +
-                   "; add 'where " + c.vars[only] + " in lo:hi' to choose",
+                   cur.origin + ", but " + rangeText(nr) + " from " + nr.origin + "; add 'where " +
+                   c.vars[only] + " in lo:hi' to choose",
                {{cur.loc, "first range inferred here"}});
         if (!cur.known()) cur = nr;
       }
@@ -742,7 +801,7 @@ private:
             for (size_t w = 0; w < a.coeffs.size(); ++w)
               if (w != v && a.coeffs[w] != 0 && !c.ranges[w].known()) othersKnown = false;
             if (!othersKnown) continue;
-            Range r = solve(a, v, t.shape[d], c, (*u.locs)[d], u.access->text, dimOrigin(t, d));
+            Range r = solve(a, v, t.shape[d], c, (*u.locs)[d], u.access->text);
             if (!acc) {
               acc = r;
             } else {
@@ -760,11 +819,19 @@ private:
         }
       }
     }
-    for (size_t v = 0; v < c.vars.size(); ++v)
-      if (!c.ranges[v].known())
+    for (size_t v = 0; v < c.vars.size(); ++v) {
+      const Range& r = c.ranges[v];
+      if (!r.known())
         fail(c.varLocs[v], width(c.vars[v]),
              "cannot infer the range of index '" + c.vars[v] + "'; add 'where " + c.vars[v] +
                  " in lo:hi'");
+      // Derived ranges can land far from any size (A(i - 100000000000)); keep every loop within
+      // the limit that sizes obey.
+      if (r.lo < -kMaxSize || r.hi > kMaxSize)
+        fail(r.loc, 1,
+             "the range of index '" + c.vars[v] + "' inferred from " + r.origin + ", " +
+                 rangeText(r) + ", is too large (limit " + std::to_string(kMaxSize) + ")");
+    }
   }
 
   // Interval of an affine index over the known ranges (every other index ranges over a box).
@@ -785,7 +852,7 @@ private:
   }
 
   Range solve(const AffineIndex& a, size_t v, int64_t dimSize, const StmtCtx& c, SourceLoc loc,
-              const std::string& text, const std::string& origin) {
+              const std::string& text) {
     auto [rmin, rmax] = interval(a, c, static_cast<int>(v), text, loc);
     // 0 <= coef*v + rest <= dimSize-1 for every rest in [rmin, rmax].
     auto L = checkedSub(0, rmin), U = checkedSub(dimSize - 1, rmax);
@@ -794,14 +861,18 @@ private:
     Range r;
     r.source = Range::Source::Derived;
     r.loc = loc;
-    r.origin = "'" + text + "' (" + origin + ")";
+    r.origin = "'" + text + "'";
+    // Neither division can overflow (k != 0, and L, U > INT64_MIN); the +1 can.
+    std::optional<int64_t> hi;
     if (k > 0) {
       r.lo = ceilDiv(*L, k);
-      r.hi = floorDiv(*U, k) + 1;
+      hi = checkedAdd(floorDiv(*U, k), 1);
     } else {
       r.lo = ceilDiv(*U, k);
-      r.hi = floorDiv(*L, k) + 1;
+      hi = checkedAdd(floorDiv(*L, k), 1);
     }
+    if (!hi) fail(loc, 1, "index expression in '" + text + "' overflows 64-bit integers");
+    r.hi = *hi;
     return r;
   }
 
@@ -811,9 +882,9 @@ private:
       auto [lo, hi] = interval(a.indices[d], c, -1, a.text, locs[d]);
       if (lo < 0 || hi >= t.shape[d])
         fail(locs[d], 1,
-             "'" + a.text + "' is out of bounds: index " + std::to_string(d) + " spans " +
-                 std::to_string(lo) + ".." + std::to_string(hi) + " but " + dimOrigin(t, d) +
-                 " has valid indices 0.." + std::to_string(t.shape[d] - 1));
+             "'" + a.text + "' is out of bounds: it indexes " + dimOrigin(t, d) + " with " +
+                 std::to_string(lo) + ".." + std::to_string(hi) +
+                 ", but the valid indices are 0.." + std::to_string(t.shape[d] - 1));
     }
   }
 
@@ -852,8 +923,14 @@ private:
     Value v;
     v.loc = e.loc;
     switch (e.kind) {
-    case Expr::Kind::IntLit: v.kind = Value::Kind::Int; v.intValue = e.intValue; return v;
-    case Expr::Kind::FloatLit: v.kind = Value::Kind::Float; v.floatValue = e.floatValue; return v;
+    case Expr::Kind::IntLit:
+      v.kind = Value::Kind::Int;
+      v.intValue = e.intValue;
+      return v;
+    case Expr::Kind::FloatLit:
+      v.kind = Value::Kind::Float;
+      v.floatValue = e.floatValue;
+      return v;
     case Expr::Kind::Name:
       if (int var = c.var(e.name); var >= 0) {
         v.kind = Value::Kind::Index;
@@ -878,11 +955,21 @@ private:
         v.ref = static_cast<int>(nextRead++);
       }
       return v;
-    case Expr::Kind::Neg: v.kind = Value::Kind::Neg; break;
-    case Expr::Kind::Add: v.kind = Value::Kind::Add; break;
-    case Expr::Kind::Sub: v.kind = Value::Kind::Sub; break;
-    case Expr::Kind::Mul: v.kind = Value::Kind::Mul; break;
-    case Expr::Kind::Div: v.kind = Value::Kind::Div; break;
+    case Expr::Kind::Neg:
+      v.kind = Value::Kind::Neg;
+      break;
+    case Expr::Kind::Add:
+      v.kind = Value::Kind::Add;
+      break;
+    case Expr::Kind::Sub:
+      v.kind = Value::Kind::Sub;
+      break;
+    case Expr::Kind::Mul:
+      v.kind = Value::Kind::Mul;
+      break;
+    case Expr::Kind::Div:
+      v.kind = Value::Kind::Div;
+      break;
     }
     for (const Expr& a : e.args)
       v.args.push_back(value(a, c, nextRead));

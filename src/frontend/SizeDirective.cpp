@@ -1,5 +1,8 @@
 #include "rubick/frontend/SizeDirective.h"
 
+#include "rubick/frontend/Sema.h"
+
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <set>
@@ -17,8 +20,12 @@ namespace {
   throw Error(file, std::move(d));
 }
 
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 } // namespace
 
@@ -34,12 +41,12 @@ std::vector<SizeDefault> parseSizeList(std::string_view text, const std::string&
       ++i;
   };
   skipSeparators();
-  if (i >= text.size()) fail(origin, file, at(i), 1, "expected a size such as M=64");
+  if (i >= text.size()) fail(origin, file, at(i), 1, "expected at least one size, such as M=64");
   while (i < text.size()) {
     size_t start = i;
     if (!isIdentStart(text[i]))
-      fail(origin, file, at(i), 1, "expected a size name (such as M=64), found '" +
-                                       std::string(1, text[i]) + "'");
+      fail(origin, file, at(i), 1,
+           "expected a size name (such as M=64), found '" + std::string(1, text[i]) + "'");
     while (i < text.size() && isIdentChar(text[i]))
       ++i;
     std::string name(text.substr(start, i - start));
@@ -66,13 +73,18 @@ std::vector<SizeDefault> parseSizeList(std::string_view text, const std::string&
                std::string(text.substr(vstart, end - vstart)) + "'");
     }
     std::string digits(text.substr(dstart, i - dstart));
-    if (digits.size() > 12)
-      fail(origin, file, at(vstart), static_cast<uint32_t>(i - vstart),
-           "size " + name + "=" + std::string(text.substr(vstart, i - vstart)) + " is too large");
-    int64_t value = std::stoll(digits) * (negative ? -1 : 1);
+    std::string spelled(text.substr(vstart, i - vstart));
+    uint32_t vlen = static_cast<uint32_t>(i - vstart);
+    // Leading zeros aside, more than 10 digits is beyond kMaxSize; stoll must not overflow.
+    size_t firstNonZero = std::min(digits.find_first_not_of('0'), digits.size());
+    bool huge = digits.size() - firstNonZero > 10;
+    int64_t value = huge ? 0 : std::stoll(digits) * (negative ? -1 : 1);
+    if (!negative && (huge || value > kMaxSize))
+      fail(origin, file, at(vstart), vlen,
+           "size " + name + "=" + spelled + " is too large (limit " + std::to_string(kMaxSize) +
+               ")");
     if (value <= 0)
-      fail(origin, file, at(vstart), static_cast<uint32_t>(i - vstart),
-           "size " + name + "=" + std::to_string(value) + " must be positive");
+      fail(origin, file, at(vstart), vlen, "size " + name + "=" + spelled + " must be positive");
     if (!seen.insert(name).second)
       fail(origin, file, at(start), static_cast<uint32_t>(name.size()),
            "size '" + name + "' is given twice");

@@ -1,5 +1,7 @@
 #include "rubick/support/Diagnostic.h"
 
+#include <algorithm>
+
 namespace rubick {
 
 Error::Error(std::shared_ptr<const SourceFile> file, Diagnostic diag)
@@ -13,6 +15,9 @@ Error::Error(std::string origin, std::string message)
 }
 
 namespace {
+
+// Longest stretch of a source line quoted under a message.
+constexpr size_t kMaxQuoted = 120;
 
 // Tabs are kept in the caret line so the caret lines up under a tab-indented source line.
 std::string caretLine(std::string_view line, uint32_t col, uint32_t length) {
@@ -32,8 +37,19 @@ void appendLocated(std::string& out, const SourceFile* file, const std::string& 
   out += std::string(": ") + kind + ": " + msg + "\n";
   if (file && loc.valid() && loc.line <= file->lineCount()) {
     std::string_view line = file->lineText(loc.line);
-    out += "    " + std::string(line) + "\n";
-    out += "    " + caretLine(line, loc.col, length) + "\n";
+    // A very long line is cut to a window around the caret, marked with "...".
+    std::string head, tail;
+    if (line.size() > kMaxQuoted) {
+      size_t col0 = loc.col == 0 ? 0 : loc.col - 1;
+      size_t start = col0 > kMaxQuoted / 2 ? col0 - kMaxQuoted / 2 : 0;
+      start = std::min(start, line.size() - kMaxQuoted);
+      if (start > 0) head = "...";
+      if (start + kMaxQuoted < line.size()) tail = "...";
+      line = line.substr(start, kMaxQuoted);
+      loc.col = static_cast<uint32_t>(col0 - start + 1);
+    }
+    out += "    " + head + std::string(line) + tail + "\n";
+    out += "    " + std::string(head.size(), ' ') + caretLine(line, loc.col, length) + "\n";
   }
 }
 

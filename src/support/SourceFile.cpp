@@ -2,6 +2,9 @@
 
 #include "rubick/support/Diagnostic.h"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -23,8 +26,15 @@ std::string_view SourceFile::lineText(uint32_t line) const {
 }
 
 SourceFile readSourceFile(const std::string& path) {
+  // A directory opens like a file on Linux and then reads as empty; say what it is instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(path, "cannot read file: it is a directory");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, "cannot open file");
+  if (!in)
+    throw Error(path, std::string("cannot open file") +
+                          (errno ? std::string(": ") + std::strerror(errno) : ""));
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) throw Error(path, "cannot read file");

@@ -10,7 +10,9 @@ void addInputOptions(CLI::App& cmd, InputOptions& opts) {
   cmd.add_option("-s,--size", opts.sizes,
                  "Bind sizes, e.g. --size M=64,N=64,K=32 (repeatable). Overrides the file's\n"
                  "'# rubick: size M=64, ...' defaults.")
-      ->type_name("NAME=N,...");
+      ->type_name("NAME=N,...")
+      // One list per --size, so `--size M=8 prog.tc` leaves prog.tc to FILE.
+      ->allow_extra_args(false);
   cmd.add_option("--def", opts.def, "Which function to use when the file defines several")
       ->type_name("NAME");
 }

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # Usage: run_error_case.sh RUBICK CASE
 # CASE.tc holds a bad program; its first line may be `# args: <subcommand and flags>` (default
-# `dump --poly`). The test passes when rubick exits with status 1, prints exactly CASE.err on
-# stderr, prints nothing on stdout, and leaves no output file (`-o` points into an empty folder).
-# With RUBICK_UPDATE_GOLDEN=1 the .err file is rewritten instead.
+# `dump --poly`), and a line `# input: PATH` runs rubick on PATH instead of CASE.tc (for errors
+# about the file itself). The test passes when rubick exits with status 1, prints exactly
+# CASE.err on stderr, prints nothing on stdout, and leaves no output file (`-o` points into an
+# empty folder unless the args give their own -o). With RUBICK_UPDATE_GOLDEN=1 the .err file is
+# rewritten instead.
 set -u
 rubick=$1
 case=$2
 args=$(sed -n '1s/^# args: //p' "$case.tc")
 [ -n "$args" ] || args="dump --poly"
+input=$(sed -n 's/^# input: //p' "$case.tc")
+[ -n "$input" ] || input="$case.tc"
 outdir=$(mktemp -d)
 trap 'rm -rf "$outdir"' EXIT
+output=(-o "$outdir/out")
+case " $args " in *" -o "*) output=() ;; esac
 # shellcheck disable=SC2086
-"$rubick" $args "$case.tc" -o "$outdir/out" >"$outdir/.stdout" 2>"$outdir/.stderr"
+"$rubick" $args "$input" "${output[@]}" >"$outdir/.stdout" 2>"$outdir/.stderr"
 rc=$?
 if [ "${RUBICK_UPDATE_GOLDEN:-0}" = 1 ]; then
   cp "$outdir/.stderr" "$case.err"

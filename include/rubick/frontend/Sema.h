@@ -23,9 +23,10 @@ namespace rubick::tc {
 inline constexpr int64_t kMaxSize = (int64_t(1) << 31) - 1;
 
 struct SemaOptions {
-  /// From --size; these override the file's defaults. Errors about them name "command line".
+  /// From --size; these override the file's defaults. Errors about them name "--size".
   std::vector<SizeDefault> sizes;
-  /// Which def to check when the file has several; empty means "the only one".
+  /// Which def to check when the file has several; empty means "the only one". Errors about it
+  /// name "--def".
   std::string defName;
 };
 
