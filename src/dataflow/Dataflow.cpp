@@ -1,5 +1,6 @@
 #include "rubick/dataflow/Dataflow.h"
 
+#include "rubick/linalg/AffineText.h"
 #include "rubick/support/Checked.h"
 
 #include <algorithm>
@@ -106,12 +107,12 @@ std::string checkWellFormed(const Dataflow& d, const StatementView& v) {
                               std::to_string(innerF) + "' is not in outer time"
                         : "loop '" + v.loops[l] + "' is not mapped to space or time";
   }
-  size_t zeroRows = d.constantAxes().size();
-  if (zeroRows != 3 - d.k())
-    return d.k() == 3 ? "S is singular"
-                      : "with " + std::to_string(d.k()) + " inner coordinates, exactly " +
-                            std::to_string(3 - d.k()) + " of x, y, t1 must be constant";
-  if (d.completedS().det().isZero()) return "S is singular: two iterations share a PE and cycle";
+  const char* singular = "S is singular: two iterations share a PE and cycle";
+  if (Mat::fromRows(d.s, d.k()).rank() < d.k()) return singular;
+  if (d.constantAxes().size() != 3 - d.k())
+    return "with " + std::to_string(d.k()) + " inner coordinates, exactly " +
+           std::to_string(3 - d.k()) + " of x, y, t1 must be constant";
+  if (d.completedS().det().isZero()) return singular;
   return "";
 }
 
@@ -148,21 +149,10 @@ std::string atomName(const Dataflow& d, const StatementView& v, size_t l) {
 }
 
 std::string affineSpec(const Dataflow& d, const StatementView& v, int row, int64_t constant) {
-  std::string s;
-  for (size_t l = 0; l < d.k(); ++l) {
-    int64_t c = d.s[row][l];
-    if (c == 0) continue;
-    std::string atom = atomName(d, v, l);
-    std::string mag = std::abs(c) == 1 ? atom : std::to_string(std::abs(c)) + "*" + atom;
-    if (s.empty())
-      s = c < 0 ? "-" + mag : mag;
-    else
-      s += (c < 0 ? " - " : " + ") + mag;
-  }
-  if (s.empty()) return std::to_string(constant);
-  if (constant > 0) s += " + " + std::to_string(constant);
-  if (constant < 0) s += " - " + std::to_string(-constant);
-  return s;
+  std::vector<std::pair<Rational, std::string>> terms;
+  for (size_t l = 0; l < d.k(); ++l)
+    terms.emplace_back(d.s[row][l], atomName(d, v, l));
+  return affineText(terms, constant);
 }
 
 } // namespace

@@ -35,10 +35,33 @@ std::vector<EntryInfo> makeTable() {
 
 IntVec toVec(const Vec3& v) { return {v[0], v[1], v[2]}; }
 
+// Span tests in three dimensions with integers only: the classification runs for every
+// candidate dataflow, so it avoids rational elimination.
+int64_t det3(const IntVec& a, const IntVec& b, const IntVec& c) {
+  return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+         a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+bool parallel(const IntVec& a, const IntVec& b) {
+  return a[1] * b[2] == a[2] * b[1] && a[2] * b[0] == a[0] * b[2] && a[0] * b[1] == a[1] * b[0];
+}
+
+bool isZero3(const IntVec& v) { return v[0] == 0 && v[1] == 0 && v[2] == 0; }
+
+// `basis` must be linearly independent (as null-space bases and kept vectors are).
+bool inSpan3(const std::vector<IntVec>& basis, const IntVec& v) {
+  switch (basis.size()) {
+  case 0: return isZero3(v);
+  case 1: return parallel(basis[0], v);
+  case 2: return det3(basis[0], basis[1], v) == 0;
+  default: return true;
+  }
+}
+
 bool sameSpan(const std::vector<IntVec>& a, const std::vector<IntVec>& b) {
   if (a.size() != b.size()) return false;
   for (const IntVec& v : b)
-    if (!inSpan(a, v)) return false;
+    if (!inSpan3(a, v)) return false;
   return true;
 }
 
@@ -199,7 +222,7 @@ std::optional<OrientedEntry> classifyReuse(const std::vector<IntVec>& basis, std
     for (const Vec3& v : kBasic) {
       if (kept.size() == r) break;
       IntVec iv = toVec(v);
-      if (inSpan(space, iv) && !inSpan(kept, iv)) kept.push_back(iv);
+      if (inSpan3(space, iv) && !inSpan3(kept, iv)) kept.push_back(iv);
     }
     if (kept.size() != r) continue;
     for (const EntryInfo& e : allEntries()) {

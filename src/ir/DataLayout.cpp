@@ -1,5 +1,7 @@
 #include "rubick/ir/DataLayout.h"
 
+#include "rubick/linalg/AffineText.h"
+
 #include <cctype>
 #include <cstdlib>
 
@@ -7,12 +9,6 @@ namespace rubick::ir {
 namespace {
 
 const char* slotName(int slot) { return slot == 0 ? "x" : slot == 1 ? "y" : "t1"; }
-
-std::string term(int64_t c, const std::string& name, bool first) {
-  std::string mag = std::abs(c) == 1 ? name : std::to_string(std::abs(c)) + "*" + name;
-  if (first) return c < 0 ? "-" + mag : mag;
-  return (c < 0 ? " - " : " + ") + mag;
-}
 
 } // namespace
 
@@ -29,17 +25,12 @@ std::string toString(const DataLayout& l, const std::string& tensor) {
   lhs += ")";
   std::string rhs = tensor + "(";
   for (size_t d = 0; d < l.constant.size(); ++d) {
-    std::string e;
+    std::vector<std::pair<Rational, std::string>> terms;
     for (size_t c = 0; c < l.slots.size(); ++c)
-      if (l.linear[d][c]) e += term(l.linear[d][c], slotName(l.slots[c]), e.empty());
+      terms.emplace_back(l.linear[d][c], slotName(l.slots[c]));
     for (size_t o = 0; o < l.outer[d].size(); ++o)
-      if (l.outer[d][o]) e += term(l.outer[d][o], "t" + std::to_string(o + 2), e.empty());
-    if (e.empty())
-      e = std::to_string(l.constant[d]);
-    else if (l.constant[d])
-      e += l.constant[d] < 0 ? " - " + std::to_string(-l.constant[d])
-                             : " + " + std::to_string(l.constant[d]);
-    rhs += (d ? ", " : "") + e;
+      terms.emplace_back(l.outer[d][o], "t" + std::to_string(o + 2));
+    rhs += (d ? ", " : "") + affineText(terms, l.constant[d]);
   }
   return lhs + " -> " + rhs + ")";
 }

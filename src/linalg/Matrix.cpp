@@ -110,7 +110,19 @@ Mat Mat::vstack(const Mat& b) const {
   return m;
 }
 
-Mat Mat::hstack(const Mat& b) const { return transpose().vstack(b.transpose()).transpose(); }
+Mat Mat::hstack(const Mat& b) const {
+  if (cols_ == 0) return b;
+  if (b.cols_ == 0) return *this;
+  assert(rows_ == b.rows_);
+  Mat m(rows_, cols_ + b.cols_);
+  for (size_t i = 0; i < rows_; ++i) {
+    for (size_t j = 0; j < cols_; ++j)
+      m(i, j) = (*this)(i, j);
+    for (size_t j = 0; j < b.cols_; ++j)
+      m(i, cols_ + j) = b(i, j);
+  }
+  return m;
+}
 
 bool Mat::isIntegral() const {
   for (const Rational& v : a_)

@@ -26,13 +26,26 @@ Rational Rational::make(__int128 n, __int128 d) {
     n = -n;
     d = -d;
   }
+  Rational r;
+  if (d == 1) {
+    if (!fits64(n)) throw std::overflow_error("rational arithmetic overflow");
+    r.num_ = static_cast<int64_t>(n);
+    return r;
+  }
+  if (fits64(n) && fits64(d)) {
+    // The common case: 64-bit gcd is far cheaper than 128-bit division.
+    int64_t n64 = static_cast<int64_t>(n), d64 = static_cast<int64_t>(d);
+    int64_t g = std::gcd(n64, d64);
+    r.num_ = n64 / g;
+    r.den_ = d64 / g;
+    return r;
+  }
   __int128 g = gcd128(n, d);
   if (g > 1) {
     n /= g;
     d /= g;
   }
   if (!fits64(n) || !fits64(d)) throw std::overflow_error("rational arithmetic overflow");
-  Rational r;
   r.num_ = static_cast<int64_t>(n);
   r.den_ = static_cast<int64_t>(d);
   return r;

@@ -3,3 +3,23 @@ foreach(example gemm gemv bmm conv2d mttkrp attention)
   rubick_golden(poly_${example} expected/poly_${example}.txt dump --poly examples/${example}.tc)
   rubick_golden(ast_${example} expected/ast_${example}.txt dump --ast examples/${example}.tc)
 endforeach()
+
+# The access-entry / data-layout IR (rubick dump --ir) and the dataflow space (dump --space).
+rubick_golden(ir_seed expected/ir_seed.txt dump --ir examples/gemm.tc --size M=2,K=2,N=4
+  --array 2x2 --dataflow "PE(k, j mod 2) | T(i + j mod 2, j / 2)")
+rubick_golden(ir_gemm_output_stationary expected/ir_gemm_output_stationary.txt dump --ir
+  examples/gemm.tc --size M=4,N=4,K=4 --dataflow "PE(j, i) | T(i + j + k)")
+rubick_golden(ir_gemm_tiled expected/ir_gemm_tiled.txt dump --ir examples/gemm.tc --array 8x8
+  --dataflow "PE(i mod 8, j mod 8) | T(k, j / 8, i / 8)")
+rubick_golden(ir_gemv expected/ir_gemv.txt dump --ir examples/gemv.tc --size M=4,N=4
+  --dataflow "PE(i, j) | T(0)")
+rubick_golden(ir_bmm expected/ir_bmm.txt dump --ir examples/bmm.tc --size NB=2,M=4,N=4,K=4
+  --dataflow "PE(i, j) | T(k, b)")
+rubick_golden(ir_conv2d expected/ir_conv2d.txt dump --ir examples/conv2d.tc --array 8x8
+  --dataflow "PE(f, w) | T(s, r, c, h)")
+rubick_golden(ir_mttkrp expected/ir_mttkrp.txt dump --ir examples/mttkrp.tc --size I=4,J=4,K=4,L=4
+  --dataflow "PE(i, j) | T(k, l)")
+rubick_golden(ir_attention_qk expected/ir_attention_qk.txt dump --ir examples/attention.tc
+  --stmt S0 --array 8x8 --dataflow "PE(i mod 8, j mod 8) | T(d, j / 8, i / 8)")
+rubick_golden(ir_access_analysis expected/ir_access_analysis.txt dump --ir examples/conv2d.tc)
+rubick_golden(space_gemm_4x4 expected/space_gemm_4x4.txt dump --space examples/gemm.tc --array 4x4)

@@ -1,0 +1,83 @@
+#include "DataflowOptions.h"
+
+#include "rubick/dataflow/DataflowSpec.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace rubick::cli {
+
+void addStatementOption(CLI::App& cmd, DataflowOptions& o) {
+  cmd.add_option("--stmt", o.stmt,
+                 "Which statement, as S0, S1, ... or by the tensor it writes (needed when the\n"
+                 "program has several)")
+      ->type_name("STMT");
+}
+
+void addArrayOption(CLI::App& cmd, DataflowOptions& o, const std::string& defaultText) {
+  cmd.add_option("--array", o.array, "PE array shape, P (x) by Q (y), e.g. 8x8. " + defaultText)
+      ->type_name("PxQ");
+}
+
+void addDataflowOption(CLI::App& cmd, DataflowOptions& o) {
+  cmd.add_option("--dataflow", o.dataflow,
+                 "A space-time map such as 'PE(k, j mod 2) | T(i + j mod 2, j / 2)', or @FILE\n"
+                 "to read it from a file")
+      ->type_name("SPEC");
+}
+
+std::pair<int64_t, int64_t> parseArray(const std::string& text) {
+  size_t x = text.find_first_of("xX");
+  auto bad = [&] {
+    throw Error("--array", "expected PxQ with positive integers (such as 8x8), found '" + text + "'");
+  };
+  if (x == std::string::npos || x == 0 || x + 1 >= text.size()) bad();
+  for (size_t i = 0; i < text.size(); ++i)
+    if (i != x && !std::isdigit(static_cast<unsigned char>(text[i]))) bad();
+  if (x > 6 || text.size() - x - 1 > 6)
+    throw Error("--array", "array " + text + " is too large");
+  int64_t p = std::stoll(text.substr(0, x)), q = std::stoll(text.substr(x + 1));
+  if (p <= 0 || q <= 0) bad();
+  return {p, q};
+}
+
+size_t pickStatement(const tc::Program& prog, const std::string& stmt) {
+  std::string list;
+  for (const tc::Statement& s : prog.statements)
+    list += "\n  " + s.name + ": " + s.text;
+  if (stmt.empty()) {
+    if (prog.statements.size() == 1) return 0;
+    throw Error("--stmt", "'" + prog.name + "' has " + std::to_string(prog.statements.size()) +
+                              " statements; choose one with --stmt:" + list);
+  }
+  for (size_t i = 0; i < prog.statements.size(); ++i) {
+    const tc::Statement& s = prog.statements[i];
+    if (s.name == stmt || prog.tensors[s.write.tensor].name == stmt) return i;
+  }
+  throw Error("--stmt", "no statement '" + stmt + "' in '" + prog.name + "'; its statements:" + list);
+}
+
+dataflow::Dataflow loadDataflow(const DataflowOptions& o, const dataflow::StatementView& v) {
+  std::string text = o.dataflow, origin = "--dataflow";
+  if (!text.empty() && text[0] == '@') {
+    origin = text.substr(1);
+    std::ifstream in(origin);
+    if (!in) throw Error(origin, "cannot open dataflow file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  if (!o.array.empty()) {
+    auto [p, q] = parseArray(o.array);
+    return dataflow::parseDataflowSpec(text, v, p, q, origin);
+  }
+  constexpr int64_t kAny = int64_t(1) << 30;
+  dataflow::Dataflow d = dataflow::parseDataflowSpec(text, v, kAny, kAny, origin);
+  IntVec e = d.extent();
+  d.p = e[0];
+  d.q = e[1];
+  return d;
+}
+
+} // namespace rubick::cli

@@ -1,0 +1,32 @@
+#pragma once
+// Options shared by commands that work on one statement's dataflows: --array, --stmt,
+// --dataflow.
+
+#include "rubick/dataflow/Dataflow.h"
+#include "rubick/frontend/Program.h"
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+namespace rubick::cli {
+
+struct DataflowOptions {
+  std::string array;    // "PxQ"; empty: the command's default
+  std::string stmt;     // "S0" or the written tensor's name
+  std::string dataflow; // a spec, or @FILE
+};
+
+void addStatementOption(CLI::App& cmd, DataflowOptions& o);
+void addArrayOption(CLI::App& cmd, DataflowOptions& o, const std::string& defaultText);
+void addDataflowOption(CLI::App& cmd, DataflowOptions& o);
+
+/// "8x8" -> {8, 8}; throws rubick::Error naming --array on bad input.
+std::pair<int64_t, int64_t> parseArray(const std::string& text);
+/// Which statement --stmt names (the only one when the program has one).
+size_t pickStatement(const tc::Program& prog, const std::string& stmt);
+/// The --dataflow spec (reading @FILE), parsed on the --array array, or on the array it needs
+/// when --array is not given.
+dataflow::Dataflow loadDataflow(const DataflowOptions& o, const dataflow::StatementView& v);
+
+} // namespace rubick::cli
