@@ -1,6 +1,7 @@
 // `rubick dump`: print what the front end and the polyhedral model make of a program.
 
 #include "Commands.h"
+#include "DumpIr.h"
 #include "InputOptions.h"
 
 #include "rubick/frontend/Parser.h"
@@ -17,14 +18,21 @@ namespace {
 
 struct DumpOptions {
   InputOptions input;
+  DataflowOptions dataflow;
   bool ast = false;
   bool poly = false;
+  bool ir = false;
+  bool space = false;
   std::string output;
 };
 
 int runDump(const DumpOptions& o) {
   std::string text;
-  if (o.ast) {
+  if (o.ir) {
+    text = dumpIr(o.input, o.dataflow);
+  } else if (o.space) {
+    text = dumpSpace(o.input, o.dataflow);
+  } else if (o.ast) {
     auto file = std::make_shared<const SourceFile>(readSourceFile(o.input.file));
     text = tc::print(tc::parse(file));
   } else {
@@ -49,14 +57,27 @@ Action addDumpCommand(CLI::App& app) {
   cmd->footer("Examples:\n"
               "  rubick dump --poly examples/gemm.tc              iteration domains and accesses\n"
               "  rubick dump --poly examples/gemm.tc --size M=8   with a size overridden\n"
-              "  rubick dump --ast examples/attention.tc          the program as parsed\n\n"
+              "  rubick dump --ast examples/attention.tc          the program as parsed\n"
+              "  rubick dump --ir examples/gemm.tc --size M=2,K=2,N=4 --array 2x2 \\\n"
+              "      --dataflow 'PE(k, j mod 2) | T(i + j mod 2, j / 2)'   entries and layouts\n"
+              "  rubick dump --space examples/gemm.tc --array 8x8    dataflows per entry combination\n\n"
               "--poly prints, per statement, the iteration domain (an isl set) and one access\n"
               "relation (an isl map) per tensor reference; the write is marked with its reduction.");
   addInputOptions(*cmd, opts->input);
   auto* what = cmd->add_option_group("what", "What to print (one of)");
   what->add_flag("--ast", opts->ast, "The parsed program, printed back as TC (syntax only)");
   what->add_flag("--poly", opts->poly, "The polyhedral model in isl notation (sizes bound)");
+  what->add_flag("--ir", opts->ir,
+                 "With --dataflow: the access-entry and data-layout IR of that dataflow;\n"
+                 "without: each access's matrix and null space");
+  what->add_flag("--space", opts->space,
+                 "The dataflow space on --array (default 8x8): realisable dataflows per entry\n"
+                 "combination");
   what->require_option(1);
+  addStatementOption(*cmd, opts->dataflow);
+  addArrayOption(*cmd, opts->dataflow,
+                 "Default: for --ir the array the dataflow needs, for --space 8x8.");
+  addDataflowOption(*cmd, opts->dataflow);
   cmd->add_option("-o,--output", opts->output, "Write to FILE instead of standard output")
       ->type_name("FILE");
   return [opts] { return runDump(*opts); };
