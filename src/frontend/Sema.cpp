@@ -244,7 +244,7 @@ private:
     for (const SizeDefault& s : mod_.sizeDefaults) {
       if (!anyDefSizes.count(s.name))
         fail(s.loc, width(s.name),
-             "size '" + s.name + "' is not used by any function in this file");
+             "size '" + s.name + "' appears in no tensor shape or range bound of this file");
       if (s.value > kMaxSize)
         fail(s.loc, width(s.name),
              "size " + s.name + "=" + std::to_string(s.value) + " is too large (limit " +
