@@ -1,5 +1,5 @@
 # One line per golden test: rubick_golden(NAME EXPECTED_FILE ARGS...), run from the source root.
-foreach(example gemm gemv bmm conv2d mttkrp attention)
+foreach(example gemm gemv bmm conv2d mttkrp attention gemm_alpha)
   rubick_golden(poly_${example} expected/poly_${example}.txt dump --poly examples/${example}.tc)
   rubick_golden(ast_${example} expected/ast_${example}.txt dump --ast examples/${example}.tc)
 endforeach()
@@ -23,3 +23,6 @@ rubick_golden(ir_attention_qk expected/ir_attention_qk.txt dump --ir examples/at
   --stmt S0 --array 8x8 --dataflow "PE(i mod 8, j mod 8) | T(d, j / 8, i / 8)")
 rubick_golden(ir_access_analysis expected/ir_access_analysis.txt dump --ir examples/conv2d.tc)
 rubick_golden(space_gemm_4x4 expected/space_gemm_4x4.txt dump --space examples/gemm.tc --array 4x4)
+# The same dataflow read from a file gives the same IR.
+rubick_golden(ir_seed_file expected/ir_seed.txt dump --ir examples/gemm.tc --size M=2,K=2,N=4
+  --array 2x2 --dataflow @designs/dataflows/gemm_seed.df)

@@ -80,11 +80,12 @@ TEST(DataflowSpace, GemmTriplesOnAnEightByEightArray) {
 }
 
 TEST(DataflowSpace, EveryEntryAppearsAndRoundTrips) {
+  // Example programs as shipped in examples/, at small sizes.
   std::vector<StatementView> programs = {
-      test::gemm(3, 3, 3),
-      test::statement(test::kGemv, {{"M", 3}, {"N", 3}}),
-      test::statement(test::kMttkrp, {{"I", 2}, {"J", 2}, {"K", 2}, {"L", 2}}),
-      test::statement(test::kScaledGemm, {{"M", 2}, {"N", 2}, {"K", 2}}),
+      test::example("gemm.tc", {{"M", 3}, {"N", 3}, {"K", 3}}),
+      test::example("gemv.tc", {{"M", 3}, {"N", 3}}),
+      test::example("mttkrp.tc", {{"I", 2}, {"J", 2}, {"K", 2}, {"L", 2}}),
+      test::example("gemm_alpha.tc", {{"M", 2}, {"N", 2}, {"K", 2}}),
   };
   std::set<ir::EntryKind> seen;
   size_t roundTrips = 0;

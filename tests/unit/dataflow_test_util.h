@@ -33,6 +33,15 @@ inline const char* kMttkrp = "def mttkrp(int8(I,K,L) A, int8(K,J) B, int8(L,J) C
 inline const char* kScaledGemm = "def sgemm(int8 alpha, int8(M,K) A, int8(K,N) B) -> (C) {"
                                  " C(i,j) +=! alpha * A(i,k) * B(k,j) }";
 
+/// An example program from examples/, with sizes overridden.
+inline StatementView example(const std::string& name,
+                             std::vector<std::pair<std::string, int64_t>> sizes) {
+  tc::SemaOptions o;
+  for (auto& [n, v] : sizes)
+    o.sizes.push_back({n, v, {}});
+  return viewStatement(tc::loadProgram(std::string(RUBICK_SOURCE_DIR) + "/examples/" + name, o), 0);
+}
+
 inline StatementView gemm(int64_t m, int64_t n, int64_t k) {
   return statement(kGemm, {{"M", m}, {"N", n}, {"K", k}});
 }
