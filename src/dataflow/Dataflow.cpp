@@ -127,17 +127,32 @@ std::vector<OuterDim> canonicalOuter(const std::vector<InnerDim>& inner, const I
   return out;
 }
 
-Dataflow canonicalMirror(const Dataflow& d) {
-  Dataflow best = d;
-  for (int m = 1; m < 4; ++m) {
-    Dataflow c = d;
-    for (int axis = 0; axis < 2; ++axis)
-      if (m & (1 << axis))
-        for (int64_t& v : c.s[axis])
-          v = -v;
-    if (c < best) best = c;
+namespace {
+
+// Negates a row of S unless its first nonzero coefficient is already positive.
+void makeLeadingPositive(IntVec& row) {
+  for (int64_t v : row) {
+    if (v == 0) continue;
+    if (v < 0)
+      for (int64_t& w : row)
+        w = -w;
+    return;
   }
-  return best;
+}
+
+} // namespace
+
+Dataflow canonicalMirror(const Dataflow& d) {
+  Dataflow c = d;
+  makeLeadingPositive(c.s[0]);
+  makeLeadingPositive(c.s[1]);
+  return c;
+}
+
+Dataflow canonicalTimeDirection(const Dataflow& d) {
+  Dataflow c = d;
+  makeLeadingPositive(c.s[2]);
+  return c;
 }
 
 namespace {

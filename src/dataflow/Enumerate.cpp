@@ -80,11 +80,11 @@ std::vector<std::vector<int>> innerLoopSets(const StatementView& v) {
 std::vector<Dataflow> tilings(const StatementView& v, const Dataflow& d, Tiling t) {
   std::vector<Dataflow> out;
   Dataflow cur = d;
-  if (t == Tiling::Full || t == Tiling::Min) {
+  if (t == Tiling::Full || t == Tiling::Min || t == Tiling::None) {
     for (InnerDim& in : cur.inner)
-      in.factor = t == Tiling::Full ? v.extent[in.loop] : 2;
+      in.factor = t == Tiling::Min ? 2 : v.extent[in.loop];
     cur.outer = canonicalOuter(cur.inner, v.extent);
-    if (cur.fitsArray()) out.push_back(cur);
+    if (t == Tiling::None || cur.fitsArray()) out.push_back(cur);
     return out;
   }
   // Odometer over factors 2..extent.

@@ -61,8 +61,14 @@ std::string checkWellFormed(const Dataflow& d, const StatementView& v);
 /// The canonical outer order: quotients and outer loops by loop position, the last loop innermost.
 std::vector<OuterDim> canonicalOuter(const std::vector<InnerDim>& inner, const IntVec& extent);
 
-/// Among the dataflow and its mirrorings in x and y (the same hardware), the least.
+/// The representative of a dataflow and its mirrorings in x and y (the same hardware): the
+/// first nonzero coefficient of the x and of the y row of S is positive.
 Dataflow canonicalMirror(const Dataflow& d);
+
+/// The same with t1 reversed (t1 -> T1-1-t1): the first nonzero coefficient of the t1 row is
+/// positive. Reversal keeps every metric (it mirrors the entries' flows and reverses the
+/// reduction order); the explorer lists one of the two.
+Dataflow canonicalTimeDirection(const Dataflow& d);
 
 /// The dataflow in the spec notation, e.g. "PE(k, j mod 2) | T(i + j mod 2, j / 2)".
 std::string toSpec(const Dataflow& d, const StatementView& v);

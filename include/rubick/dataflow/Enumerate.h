@@ -26,6 +26,7 @@ enum class Tiling {
   All,  // every tile factor 2..extent of each inner loop that fits the array
   Full, // inner loops are not split (factor = extent); only dataflows that fit
   Min,  // every inner loop split by 2: the smallest footprint, to ask "does S fit at all?"
+  None, // no tiling and no fit check: the space-time matrices themselves (factor = extent)
 };
 
 struct EnumerationOptions {

@@ -1,0 +1,85 @@
+#pragma once
+// Design-space exploration (theory §3-5): every realisable dataflow of a statement on every
+// array shape asked for, under constraints, with metrics, ranked by an objective and with the
+// Pareto front over (latency, wires or area, buffer bytes) marked.
+//
+// Search: the space-time matrices are found once by the IR-space search, with entries pruned
+// before solving (an entry outside the allowed set, or whose fan-out or ports exceed the limit
+// on every array shape asked for, never enters a combination). Then, per array shape and
+// matrix: the entries are checked against that shape's limits, the explorer's tilings are
+// generated, and each design is costed, dropping it as soon as its buffer exceeds the budget.
+// A final filter re-checks every constraint, so pruning can only save time, never change the
+// result (a test compares against a run without pruning).
+//
+// Work is spread over threads; results are merged in a fixed order, so they do not depend on
+// the thread count.
+
+#include "rubick/dataflow/Dataflow.h"
+#include "rubick/dse/CostModel.h"
+#include "rubick/ir/AccessEntry.h"
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rubick::dse {
+
+struct ArrayShape {
+  int64_t p = 0, q = 0;
+  friend auto operator<=>(const ArrayShape&, const ArrayShape&) = default;
+};
+
+struct Constraints {
+  std::vector<ArrayShape> arrays;
+  int64_t maxFanout = 0;   // 0: no limit (applies to fan-out of inputs and fan-in of outputs)
+  int64_t maxPorts = 0;    // per tensor; 0: no limit
+  int64_t bufferBytes = 0; // all banks together; 0: no limit
+  std::set<ir::EntryKind> entries; // allowed kinds; empty: all 14
+  /// Stored element width per access (write first); the program's types unless --dtype.
+  std::vector<int64_t> elementBits;
+};
+
+enum class Objective { Latency, Wires, Area, Buffer };
+const char* toString(Objective o);
+
+struct DesignPoint {
+  std::string id;
+  dataflow::Dataflow dataflow;
+  std::vector<ir::OrientedEntry> entries;
+  Metrics metrics;
+  bool pareto = false;
+};
+
+struct ExploreStats {
+  size_t spaceTimeMatrices = 0; // realisable matrices from the IR search (before shapes)
+  size_t candidates = 0;        // (shape, matrix, tiling) triples considered
+  size_t designs = 0;           // satisfying every constraint
+  size_t pareto = 0;
+  // Candidates each constraint removed (a candidate may violate several).
+  size_t byEntries = 0, byFanout = 0, byPorts = 0, byBuffer = 0, byFit = 0;
+};
+
+struct ExploreOptions {
+  Constraints constraints;
+  Objective objective = Objective::Latency;
+  unsigned threads = 0; // 0: all hardware threads
+  bool prune = true;    // false: no pruning before the final filter (for testing)
+  CostTable costs;
+  /// Called from the calling thread as work completes: (done, total) work items.
+  std::function<void(size_t, size_t)> progress;
+};
+
+struct ExploreResult {
+  std::vector<DesignPoint> points; // sorted by the objective, ties by the other metrics and id
+  ExploreStats stats;
+  /// When `points` is empty: the constraint that removed the most candidates.
+  std::string mostRestrictive() const;
+};
+
+ExploreResult explore(const dataflow::StatementView& v, const ExploreOptions& o);
+
+/// Stable identifier of a design: a hash of its array and dataflow, as 10 hex digits.
+std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow& d);
+
+} // namespace rubick::dse

@@ -1,0 +1,89 @@
+// The ranked table `rubick explore` prints.
+
+#include "rubick/dataflow/Decompose.h"
+#include "rubick/dse/Report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace rubick::dse {
+namespace {
+
+std::string kib(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / 1024.0);
+  return buf;
+}
+
+std::string percent(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
+  return buf;
+}
+
+std::string compact(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", x);
+  return buf;
+}
+
+} // namespace
+
+std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r, size_t top) {
+  std::vector<std::string> head = {"rank", "id", "P", "array", "latency", "util", "buffer",
+                                   "wires", "fan", "area"};
+  for (const dataflow::AccessView& a : v.accesses)
+    head.push_back(a.name + (a.write ? " (out)" : ""));
+  head.push_back("dataflow");
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < r.points.size() && i < top; ++i) {
+    const DesignPoint& d = r.points[i];
+    const Metrics& m = d.metrics;
+    std::vector<std::string> row = {std::to_string(i + 1),
+                                    d.id,
+                                    d.pareto ? "*" : "",
+                                    std::to_string(d.dataflow.p) + "x" + std::to_string(d.dataflow.q),
+                                    std::to_string(m.latency),
+                                    percent(m.utilization),
+                                    kib(m.bufferBytes),
+                                    std::to_string(m.wires),
+                                    std::to_string(std::max(m.maxFanout, m.maxFanin)),
+                                    compact(m.area)};
+    dataflow::Decomposition dec = dataflow::decompose(v, d.dataflow);
+    for (size_t a = 0; a < v.accesses.size(); ++a)
+      row.push_back(ir::toString(d.entries[a]) + "/" + ir::transformName(dec.tensors[a].layout));
+    row.push_back(dataflow::toSpec(d.dataflow, v));
+    rows.push_back(std::move(row));
+  }
+  std::vector<size_t> width(head.size());
+  for (size_t c = 0; c < head.size(); ++c) {
+    width[c] = head[c].size();
+    for (const auto& row : rows)
+      width[c] = std::max(width[c], row[c].size());
+  }
+  // Numbers right-aligned, names left-aligned; the last column is not padded.
+  auto rightAligned = [](size_t c) { return c == 0 || (c >= 4 && c <= 9); };
+  std::ostringstream os;
+  auto emit = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      std::string cell = cells[c];
+      if (c + 1 < cells.size()) {
+        std::string pad(width[c] - cell.size(), ' ');
+        cell = rightAligned(c) ? pad + cell : cell + pad;
+      }
+      line += (c ? "  " : "") + cell;
+    }
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    os << line << "\n";
+  };
+  emit(head);
+  for (const auto& row : rows)
+    emit(row);
+  if (r.points.size() > top)
+    os << "... " << r.points.size() - top << " more (--top N to show more, --csv for all)\n";
+  return os.str();
+}
+
+} // namespace rubick::dse
