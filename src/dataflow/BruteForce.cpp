@@ -60,7 +60,7 @@ EnumerationResult bruteForceDataflows(const StatementView& v, int64_t p, int64_t
                 allowed &= o.allowEntry(a, es[a]);
               if (!allowed) continue;
             }
-            rec.add(v, t, res.stats);
+            rec.add(t, es, res.stats);
           }
         }
         size_t i = 0;

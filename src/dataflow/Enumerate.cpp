@@ -36,13 +36,14 @@ std::vector<ir::EntryKind> kindsOf(const std::vector<ir::OrientedEntry>& es) {
   return k;
 }
 
-void Recorder::add(const StatementView& v, const Dataflow& tiled, EnumerationStats& stats) {
+void Recorder::add(const Dataflow& tiled, const std::vector<ir::OrientedEntry>& entries,
+                   EnumerationStats& stats) {
   Dataflow c = canonicalMirror(tiled);
-  Decomposition dec = decompose(v, c);
+  bool fx = c.s[0] != tiled.s[0], fy = c.s[1] != tiled.s[1];
   FoundDataflow f;
   f.dataflow = c;
-  for (const TensorDecomposition& td : dec.tensors)
-    f.entries.push_back(*td.entry);
+  for (const ir::OrientedEntry& e : entries)
+    f.entries.push_back(ir::mirrored(e, fx, fy));
   Dataflow untiled = c;
   for (InnerDim& in : untiled.inner)
     in.factor = 0;

@@ -200,8 +200,11 @@ private:
       d.s[unk[u].first][unk[u].second] = val[u];
     d.outer = canonicalOuter(d.inner, v_.extent);
     if ((det != 1 && det != -1) && !layoutsIntegral(col, det)) return;
+    std::vector<ir::OrientedEntry> entries;
+    for (const Candidate* c : chosen_)
+      entries.push_back(c->entry);
     for (const Dataflow& t : tilings(v_, d, o_.tiling))
-      rec_.add(v_, t, res_.stats);
+      rec_.add(t, entries, res_.stats);
   }
 
   // Layouts are integral iff every movement M_T = A_T S^-1 is: S^-1 = adj(S) / det.

@@ -21,7 +21,9 @@ std::vector<ir::EntryKind> kindsOf(const std::vector<ir::OrientedEntry>& es);
 /// space-time matrices per entry combination.
 class Recorder {
 public:
-  void add(const StatementView& v, const Dataflow& tiled, EnumerationStats& stats);
+  /// `entries` are those of `tiled` (one per access), before canonical mirroring.
+  void add(const Dataflow& tiled, const std::vector<ir::OrientedEntry>& entries,
+           EnumerationStats& stats);
   void finish(EnumerationResult& res);
 
 private:

@@ -120,14 +120,15 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
     // One of each pair of time-reversed matrices (same metrics by symmetry).
     std::set<Dataflow> seen;
     for (dataflow::FoundDataflow& f : dataflow::enumerateDataflows(v, anyArray, anyArray, eo).dataflows) {
-      Dataflow rev = dataflow::canonicalMirror(dataflow::canonicalTimeDirection(f.dataflow));
+      // Reversing t1 mirrors every entry in x and y; canonical mirroring may flip x or y back.
+      Dataflow timed = dataflow::canonicalTimeDirection(f.dataflow);
+      Dataflow rev = dataflow::canonicalMirror(timed);
       if (!seen.insert(rev).second) continue;
-      if (rev != f.dataflow) {
-        dataflow::Decomposition dec = dataflow::decompose(v, rev);
-        f.dataflow = rev;
-        for (size_t a = 0; a < f.entries.size(); ++a)
-          f.entries[a] = *dec.tensors[a].entry;
-      }
+      bool ft = timed.s[2] != f.dataflow.s[2];
+      bool fx = (rev.s[0] != timed.s[0]) != ft, fy = (rev.s[1] != timed.s[1]) != ft;
+      for (ir::OrientedEntry& e : f.entries)
+        e = ir::mirrored(e, fx, fy);
+      f.dataflow = rev;
       matrices.push_back(std::move(f));
     }
   }

@@ -200,6 +200,10 @@ std::vector<OrientedEntry> orientedEntries(int dim) {
   return out;
 }
 
+OrientedEntry mirrored(const OrientedEntry& e, bool fx, bool fy) {
+  return canonicalFlags(e.kind, e.mirrorX != fx, e.mirrorY != fy);
+}
+
 std::vector<IntVec> reuseBasis(const OrientedEntry& e) {
   std::vector<IntVec> base;
   for (const Vec3& v : info(e.kind).vectors)

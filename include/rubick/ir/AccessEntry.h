@@ -83,6 +83,10 @@ IntVec omegaConstant(const OrientedEntry& e, int64_t p, int64_t q);
 /// that changes it).
 std::vector<OrientedEntry> orientedEntries(int dim);
 
+/// The entry seen through a mirrored array (x -> P-1-x when `fx`, y likewise), canonical flags.
+/// Reversing time is mirroring both: (dx, dy | dt) -> (dx, dy | -dt) is the line (-dx, -dy | dt).
+OrientedEntry mirrored(const OrientedEntry& e, bool fx, bool fy);
+
 /// Reuse space (as an integer basis) of an oriented entry.
 std::vector<IntVec> reuseBasis(const OrientedEntry& e);
 
