@@ -114,6 +114,18 @@ TEST(Explore, ParetoMarksExactlyTheNonDominated) {
   EXPECT_EQ(front, r.stats.pareto);
 }
 
+TEST(Explore, EqualsBruteForceOverSpaceTimeMatrices) {
+  ExploreOptions o = gemmOptions();
+  o.constraints.maxFanout = 4;
+  expectSamePoints(explore(dataflow::test::gemm(6, 5, 7), o),
+                   exploreBruteForce(dataflow::test::gemm(6, 5, 7), o));
+  ExploreOptions g = gemmOptions();
+  g.constraints.arrays = {{4, 4}};
+  g.constraints.elementBits = {32, 8, 8};
+  dataflow::StatementView gemv = dataflow::test::statement(dataflow::test::kGemv, {{"M", 6}, {"N", 5}});
+  expectSamePoints(explore(gemv, g), exploreBruteForce(gemv, g));
+}
+
 TEST(Explore, ImpossibleConstraintsNameTheCulprit) {
   dataflow::StatementView v = dataflow::test::gemm(6, 5, 7);
   ExploreOptions o = gemmOptions();

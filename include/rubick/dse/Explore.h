@@ -79,6 +79,11 @@ struct ExploreResult {
 
 ExploreResult explore(const dataflow::StatementView& v, const ExploreOptions& o);
 
+/// The same search by brute force: per array shape, every space-time matrix with coefficients
+/// in [-1, 1] is decomposed on its own, then tiled, costed and filtered; no pruning in IR space.
+/// The reference that the benchmark and the tests compare explore() against.
+ExploreResult exploreBruteForce(const dataflow::StatementView& v, const ExploreOptions& o);
+
 /// Stable identifier of a design: a hash of its array and dataflow, as 10 hex digits.
 std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow& d);
 
