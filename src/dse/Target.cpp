@@ -1,0 +1,294 @@
+// Target files and cost tables. Both are small hand-edited JSON files, so every mistake is
+// reported with the file and the field, including misspelt field names: a silently ignored
+// "max_fanot" would give a wrong answer that looks right. Keys starting with '_' are comments.
+
+#include "rubick/dse/Target.h"
+
+#include "rubick/support/Diagnostic.h"
+#include "rubick/support/SourceFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+namespace rubick::dse {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Same limits as the command line's --array and --array-range.
+constexpr int64_t kMaxArraySide = 999999;
+constexpr int64_t kMaxRangeSide = 256;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// A value as the user wrote it, shortened so a long list does not flood the message.
+std::string shown(const Json& j) {
+  std::string s = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+Json parseFile(const std::string& path, const char* what) {
+  SourceFile file = readSourceFile(path);
+  Json j;
+  try {
+    j = Json::parse(file.text());
+  } catch (const Json::parse_error& e) {
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep line and column.
+    std::string m = e.what();
+    size_t cut = m.find("] ");
+    throw Error(path, "invalid JSON: " + (cut == std::string::npos ? m : m.substr(cut + 2)));
+  }
+  if (!j.is_object())
+    throw Error(path, std::string("a ") + what + " is a JSON object ({...}), found " + shown(j));
+  return j;
+}
+
+std::string knownList(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names)
+    s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+void checkFields(const std::string& path, const Json& j, const std::vector<std::string>& known) {
+  for (const auto& [key, value] : j.items()) {
+    if (!key.empty() && key[0] == '_') continue;
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      throw Error(path, "unknown field '" + key + "' (known: " + knownList(known) + ")");
+  }
+}
+
+int64_t positiveInt(const std::string& path, const std::string& field, const Json& j,
+                    int64_t max = std::numeric_limits<int64_t>::max()) {
+  // The parser stores every non-negative integer literal as unsigned, negative ones as signed.
+  bool ok = j.is_number_unsigned() && j.get<uint64_t>() >= 1 && j.get<uint64_t>() <= uint64_t(max);
+  if (!ok) {
+    std::string range = max == std::numeric_limits<int64_t>::max()
+                            ? "a positive integer"
+                            : "an integer from 1 to " + std::to_string(max);
+    throw Error(path, "field '" + field + "' must be " + range + ", found " + shown(j));
+  }
+  return j.get<int64_t>();
+}
+
+std::string stringField(const std::string& path, const std::string& field, const Json& j) {
+  if (!j.is_string())
+    throw Error(path, "field '" + field + "' must be a string, found " + shown(j));
+  return j.get<std::string>();
+}
+
+// "8x8" (also "8X8", as --array accepts): positive sides of at most six digits.
+ArrayShape parseShape(const std::string& path, const std::string& text) {
+  size_t x = text.find_first_of("xX");
+  bool ok =
+      x != std::string::npos && x > 0 && x + 1 < text.size() && x <= 6 && text.size() - x - 1 <= 6;
+  for (size_t i = 0; ok && i < text.size(); ++i)
+    ok = i == x || std::isdigit(static_cast<unsigned char>(text[i]));
+  ArrayShape s;
+  if (ok) {
+    s.p = std::stoll(text.substr(0, x));
+    s.q = std::stoll(text.substr(x + 1));
+    ok = s.p > 0 && s.q > 0 && s.p <= kMaxArraySide && s.q <= kMaxArraySide;
+  }
+  if (!ok)
+    throw Error(path, "field 'arrays': malformed array '" + text +
+                          "' (expected PxQ with positive integers, such as \"8x8\")");
+  return s;
+}
+
+std::vector<ArrayShape> parseArrays(const std::string& path, const Json& j) {
+  if (!j.is_array() || j.empty())
+    throw Error(path,
+                "field 'arrays' must be a non-empty list of shapes such as [\"8x8\"], found " +
+                    shown(j));
+  std::vector<ArrayShape> out;
+  for (const Json& e : j) {
+    if (!e.is_string())
+      throw Error(path,
+                  "field 'arrays': each shape must be a string such as \"8x8\", found " + shown(e));
+    ArrayShape s = parseShape(path, e.get<std::string>());
+    if (std::find(out.begin(), out.end(), s) != out.end())
+      throw Error(path, "field 'arrays': array '" + e.get<std::string>() + "' is listed twice");
+    out.push_back(s);
+  }
+  return out;
+}
+
+// [LO, HI]: every P x Q with LO <= P, Q <= HI, in the order --array-range gives them.
+std::vector<ArrayShape> parseRange(const std::string& path, const Json& j) {
+  auto bad = [&] {
+    return Error(path, "field 'array_range' must be [LO, HI] with 1 <= LO <= HI <= " +
+                           std::to_string(kMaxRangeSide) + ", found " + shown(j));
+  };
+  if (!j.is_array() || j.size() != 2) throw bad();
+  for (const Json& e : j)
+    if (!e.is_number_unsigned() || e.get<uint64_t>() < 1 || e.get<uint64_t>() > kMaxRangeSide)
+      throw bad();
+  int64_t lo = j[0].get<int64_t>(), hi = j[1].get<int64_t>();
+  if (lo > hi) throw bad();
+  std::vector<ArrayShape> out;
+  for (int64_t p = lo; p <= hi; ++p)
+    for (int64_t q = lo; q <= hi; ++q)
+      out.push_back({p, q});
+  return out;
+}
+
+std::set<ir::EntryKind> allKinds(bool withDiagonals) {
+  std::set<ir::EntryKind> out;
+  for (const ir::EntryInfo& e : ir::allEntries())
+    if (withDiagonals || !ir::isDiagonal(e.kind)) out.insert(e.kind);
+  return out;
+}
+
+std::string entryNames() {
+  std::string s;
+  for (const ir::EntryInfo& e : ir::allEntries())
+    s += (s.empty() ? "" : ", ") + std::string(e.name);
+  return s;
+}
+
+// One item of an entry set: a keyword (all, fpga) or an entry name or number.
+void addEntries(std::set<ir::EntryKind>& out, const std::string& raw, const std::string& origin,
+                const std::string& context) {
+  std::string item = trim(raw);
+  if (item.empty())
+    throw Error(origin, context + "empty entry name (expected all, fpga, or a list of entry "
+                                  "names or numbers separated by commas)");
+  if (lower(item) == "all") {
+    out = allKinds(true);
+    return;
+  }
+  if (lower(item) == "fpga") {
+    for (ir::EntryKind k : allKinds(false))
+      out.insert(k);
+    return;
+  }
+  std::optional<ir::EntryKind> k = ir::parseEntryKind(item);
+  if (!k)
+    throw Error(origin, context + "unknown entry '" + item +
+                            "' (known: all, fpga, the numbers 1 to 14, or the names " +
+                            entryNames() + ")");
+  out.insert(*k);
+}
+
+std::set<ir::EntryKind> entrySet(const std::string& text, const std::string& origin,
+                                 const std::string& context) {
+  std::set<ir::EntryKind> out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    addEntries(out, text.substr(start, comma - start), origin, context);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::set<ir::EntryKind> parseEntriesField(const std::string& path, const Json& j) {
+  const std::string context = "field 'entries': ";
+  if (j.is_string()) return entrySet(j.get<std::string>(), path, context);
+  if (!j.is_array() || j.empty())
+    throw Error(path, "field 'entries' must be \"all\", \"fpga\" or a non-empty list of entry "
+                      "names or numbers, found " +
+                          shown(j));
+  std::set<ir::EntryKind> out;
+  for (const Json& e : j) {
+    if (e.is_number_integer()) {
+      if (!e.is_number_unsigned() || e.get<uint64_t>() < 1 || e.get<uint64_t>() > ir::kEntryCount)
+        throw Error(path, context + "entry number " + shown(e) + " is not between 1 and 14");
+      out.insert(static_cast<ir::EntryKind>(e.get<uint64_t>()));
+    } else if (e.is_string()) {
+      addEntries(out, e.get<std::string>(), path, context);
+    } else {
+      throw Error(path, context + "each entry must be a name or a number, found " + shown(e));
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::set<ir::EntryKind> parseEntrySet(const std::string& text, const std::string& origin) {
+  return entrySet(text, origin, "");
+}
+
+Target loadTarget(const std::string& path) {
+  Json j = parseFile(path, "target file");
+  checkFields(path, j,
+              {"name", "description", "arrays", "array_range", "max_fanout", "max_ports",
+               "buffer_kib", "dtype", "entries"});
+  if (j.contains("arrays") && j.contains("array_range"))
+    throw Error(path, "give either 'arrays' or 'array_range', not both");
+  Target t;
+  // A target without a name is called after its file, so messages can still name it.
+  t.name = j.contains("name") ? stringField(path, "name", j["name"])
+                              : std::filesystem::path(path).stem().string();
+  if (j.contains("description")) t.description = stringField(path, "description", j["description"]);
+  if (j.contains("arrays")) t.arrays = parseArrays(path, j["arrays"]);
+  if (j.contains("array_range")) t.arrays = parseRange(path, j["array_range"]);
+  if (j.contains("max_fanout")) t.maxFanout = positiveInt(path, "max_fanout", j["max_fanout"]);
+  if (j.contains("max_ports")) t.maxPorts = positiveInt(path, "max_ports", j["max_ports"]);
+  // KiB are multiplied by 1024 later; keep that product inside int64.
+  if (j.contains("buffer_kib"))
+    t.bufferKib = positiveInt(path, "buffer_kib", j["buffer_kib"],
+                              std::numeric_limits<int64_t>::max() / 1024);
+  if (j.contains("dtype")) {
+    std::string d = stringField(path, "dtype", j["dtype"]);
+    // The widths `--dtype` offers; the array computes on integers only.
+    if (d != "int8" && d != "int16" && d != "int32")
+      throw Error(path, "field 'dtype' must be \"int8\", \"int16\" or \"int32\", found " +
+                            shown(j["dtype"]));
+    t.dtype = d;
+  }
+  if (j.contains("entries")) t.entries = parseEntriesField(path, j["entries"]);
+  return t;
+}
+
+CostTable loadCostTable(const std::string& path) {
+  // Every field of CostTable, by its C++ name. The static_assert fails when a field is added to
+  // CostTable without being added here (all fields are doubles).
+  static const std::vector<std::pair<std::string, double CostTable::*>> fields = {
+      {"multiplierAreaPerBit2", &CostTable::multiplierAreaPerBit2},
+      {"adderAreaPerBit", &CostTable::adderAreaPerBit},
+      {"registerAreaPerBit", &CostTable::registerAreaPerBit},
+      {"sramAreaPerBit", &CostTable::sramAreaPerBit},
+      {"wireAreaPerBit", &CostTable::wireAreaPerBit},
+      {"macEnergyPerBit2", &CostTable::macEnergyPerBit2},
+      {"adderEnergyPerBit", &CostTable::adderEnergyPerBit},
+      {"registerEnergyPerBit", &CostTable::registerEnergyPerBit},
+      {"sramEnergyPerBit", &CostTable::sramEnergyPerBit},
+      {"wireEnergyPerBit", &CostTable::wireEnergyPerBit},
+  };
+  static_assert(sizeof(CostTable) == 10 * sizeof(double), "loadCostTable misses a CostTable field");
+  Json j = parseFile(path, "cost table");
+  std::vector<std::string> known;
+  for (const auto& f : fields)
+    known.push_back(f.first);
+  checkFields(path, j, known);
+  // Fields not given keep the compiled-in default.
+  CostTable t;
+  for (const auto& [name, member] : fields) {
+    if (!j.contains(name)) continue;
+    const Json& v = j[name];
+    // Zero is allowed: it drops a term from the proxy; negative costs make no sense.
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+      throw Error(path, "field '" + name + "' must be a number >= 0, found " + shown(v));
+    t.*member = v.get<double>();
+  }
+  return t;
+}
+
+} // namespace rubick::dse
