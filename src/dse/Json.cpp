@@ -1,0 +1,199 @@
+// `rubick explore --json`: every design in full detail. nlohmann::ordered_json keeps keys in
+// the order written here, and doubles go through roundSignificant, so the same designs always
+// give the same bytes.
+
+#include "NumberText.h"
+
+#include "rubick/dataflow/Decompose.h"
+#include "rubick/dse/Report.h"
+#include "rubick/linalg/AffineText.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace rubick::dse {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json number(double x) {
+  return roundSignificant(x);
+}
+
+// "(x, y | t1, t2)": the PE stamp an entry maps, outer stamps passing through.
+std::string peStamp(size_t outerCount) {
+  std::string s = "(x, y | t1";
+  for (size_t o = 0; o < outerCount; ++o)
+    s += ", t" + std::to_string(o + 2);
+  return s + ")";
+}
+
+// "(x, y | t1) -> E(0, y | t1 - x)"; inactive slots print as 0, mirrored entries with their
+// constant (t1 - (P-1-x) prints as "t1 + x - 3").
+std::string omegaText(const ir::OrientedEntry& e, int64_t p, int64_t q, size_t outerCount) {
+  static const char* axis[] = {"x", "y", "t1"};
+  Mat lin = ir::omegaLinear(e);
+  IntVec constant = ir::omegaConstant(e, p, q);
+  std::vector<int> slots = ir::activeSlots(e.kind);
+  std::string part[3] = {"0", "0", "0"};
+  for (size_t r = 0; r < slots.size(); ++r) {
+    std::vector<std::pair<Rational, std::string>> terms;
+    for (int c = 0; c < 3; ++c)
+      terms.emplace_back(lin(r, c), axis[c]);
+    part[slots[r]] = affineText(terms, constant[r]);
+  }
+  std::string out = peStamp(outerCount) + " -> E(" + part[0] + ", " + part[1] + " | " + part[2];
+  for (size_t o = 0; o < outerCount; ++o)
+    out += ", t" + std::to_string(o + 2);
+  return out + ")";
+}
+
+Json constraintsJson(const dataflow::StatementView& v, const Constraints& c) {
+  Json j = Json::object();
+  Json arrays = Json::array();
+  for (const ArrayShape& a : c.arrays)
+    arrays.push_back(std::to_string(a.p) + "x" + std::to_string(a.q));
+  j["arrays"] = arrays;
+  // 0 means "no limit" in Constraints; null says so without a magic number.
+  auto limit = [](int64_t x) { return x ? Json(x) : Json(nullptr); };
+  j["max_fanout"] = limit(c.maxFanout);
+  j["max_ports"] = limit(c.maxPorts);
+  j["buffer_bytes"] = limit(c.bufferBytes);
+  // An empty set allows every entry; list them all so the file reads the same either way.
+  Json entries = Json::array();
+  for (const ir::EntryInfo& e : ir::allEntries())
+    if (c.entries.empty() || c.entries.count(e.kind)) entries.push_back(e.name);
+  j["entries"] = entries;
+  Json bits = Json::object();
+  for (size_t a = 0; a < v.accesses.size() && a < c.elementBits.size(); ++a)
+    bits[v.accesses[a].name] = c.elementBits[a];
+  j["element_bits"] = bits;
+  return j;
+}
+
+Json dataflowJson(const dataflow::StatementView& v, const dataflow::Dataflow& d) {
+  Json j = Json::object();
+  j["spec"] = dataflow::toSpec(d, v);
+  Json s = Json::array();
+  for (const IntVec& row : d.s)
+    s.push_back(Json(row));
+  j["S"] = s;
+  Json inner = Json::array();
+  for (const dataflow::InnerDim& in : d.inner) {
+    Json u = Json::object();
+    u["loop"] = v.loops[in.loop];
+    u["factor"] = in.factor;
+    u["split"] = in.factor != v.extent[in.loop];
+    inner.push_back(u);
+  }
+  j["inner"] = inner;
+  Json outer = Json::array();
+  for (size_t o = 0; o < d.outer.size(); ++o) {
+    Json t = Json::object();
+    t["stamp"] = "t" + std::to_string(o + 2);
+    t["loop"] = v.loops[d.outer[o].loop];
+    t["factor"] = d.outer[o].factor;
+    t["extent"] = d.outerExtent(o, v.extent);
+    outer.push_back(t);
+  }
+  j["outer"] = outer;
+  IntVec e = d.extent();
+  j["extent"] = Json{{"x", e[0]}, {"y", e[1]}, {"t1", e[2]}};
+  return j;
+}
+
+Json tensorMetricsJson(const TensorMetrics& t) {
+  return Json{{"element_bits", t.elementBits},
+              {"wire_bits", t.wireBits},
+              {"ports", t.ports},
+              {"bank_depth", t.bankDepth},
+              {"buffer_bytes", t.bufferBytes},
+              {"fan", t.fan},
+              {"links", t.links},
+              {"wires", t.wires},
+              {"accesses", t.accesses},
+              {"recurs", t.recurs}};
+}
+
+Json metricsJson(const Metrics& m) {
+  return Json{{"latency", m.latency},
+              {"tiles", m.tiles},
+              {"tile_cycles", m.tileCycles},
+              {"macs", m.macs},
+              {"utilization", number(m.utilization)},
+              {"accumulator_bits", m.accumulatorBits},
+              {"buffer_bytes", m.bufferBytes},
+              {"peak_words_per_cycle", m.peakWordsPerCycle},
+              {"words_per_cycle", number(m.wordsPerCycle)},
+              {"max_fanout", m.maxFanout},
+              {"max_fanin", m.maxFanin},
+              {"ports", m.ports},
+              {"wires", m.wires},
+              {"area", number(m.area)},
+              {"energy", number(m.energy)}};
+}
+
+Json tensorsJson(const tc::Program& prog, const dataflow::StatementView& v, const DesignPoint& pt) {
+  const dataflow::Dataflow& d = pt.dataflow;
+  dataflow::Decomposition dec = dataflow::decompose(v, d);
+  if (dec.tensors.size() != v.accesses.size() || pt.entries.size() != v.accesses.size())
+    throw std::logic_error("design " + pt.id + ": entries do not match the statement's accesses");
+  Json out = Json::array();
+  for (size_t a = 0; a < v.accesses.size(); ++a) {
+    const dataflow::AccessView& av = v.accesses[a];
+    const dataflow::TensorDecomposition& t = dec.tensors[a];
+    const ir::OrientedEntry& e = pt.entries[a];
+    // The layout printed must belong to the entry printed; a mismatch is a bug upstream.
+    if (!t.ok() || *t.entry != e)
+      throw std::logic_error("design " + pt.id + ": the dataflow does not decompose to entry " +
+                             ir::toString(e) + " for " + av.name);
+    const std::string& tensor = prog.tensors.at(av.tensor).name;
+    Json j = Json::object();
+    j["name"] = av.name;
+    j["tensor"] = tensor;
+    j["role"] = av.write ? "output" : "input";
+    j["entry"] = ir::toString(e);
+    j["entry_number"] = ir::info(e.kind).number;
+    j["omega"] = omegaText(e, d.p, d.q, d.outer.size());
+    j["layout"] = ir::toString(t.layout, tensor);
+    j["transform"] = ir::transformName(t.layout);
+    if (a < pt.metrics.tensors.size()) j["metrics"] = tensorMetricsJson(pt.metrics.tensors[a]);
+    out.push_back(j);
+  }
+  return out;
+}
+
+} // namespace
+
+std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
+                   const std::vector<DesignPoint>& points, const ExploreOptions& o) {
+  Json root = Json::object();
+  root["program"] = prog.name;
+  std::string text;
+  for (const tc::Statement& s : prog.statements)
+    if (s.name == v.statement) text = s.text;
+  root["statement"] = text;
+  Json loops = Json::array();
+  for (size_t l = 0; l < v.loops.size(); ++l)
+    loops.push_back(Json{{"name", v.loops[l]}, {"extent", v.extent[l]}});
+  root["loops"] = loops;
+  root["objective"] = toString(o.objective);
+  root["constraints"] = constraintsJson(v, o.constraints);
+  Json designs = Json::array();
+  for (const DesignPoint& pt : points) {
+    Json j = Json::object();
+    j["id"] = pt.id;
+    j["pareto"] = pt.pareto;
+    j["array"] = Json{{"p", pt.dataflow.p}, {"q", pt.dataflow.q}};
+    j["dataflow"] = dataflowJson(v, pt.dataflow);
+    j["metrics"] = metricsJson(pt.metrics);
+    j["tensors"] = tensorsJson(prog, v, pt);
+    designs.push_back(j);
+  }
+  root["designs"] = designs;
+  // `replace` keeps a stray non-UTF-8 byte in a name from throwing during output.
+  return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+} // namespace rubick::dse
