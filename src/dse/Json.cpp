@@ -1,6 +1,11 @@
 // `rubick explore --json`: every design in full detail. nlohmann::ordered_json keeps keys in
 // the order written here, and doubles go through roundSignificant, so the same designs always
 // give the same bytes.
+//
+// Layout: the header fields one per line, then one design per line. A search over a range of
+// arrays gives hundreds of thousands of designs; an indented dump would be three times larger,
+// while one line per design keeps `grep ID` and `diff` useful and lets each design's JSON tree
+// be freed as soon as it is written (`jq` pretty-prints for reading).
 
 #include "NumberText.h"
 
@@ -19,6 +24,11 @@ using Json = nlohmann::ordered_json;
 
 Json number(double x) {
   return roundSignificant(x);
+}
+
+// `replace` keeps a stray non-UTF-8 byte in a name from throwing during output.
+std::string compact(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 // "(x, y | t1, t2)": the PE stamp an entry maps, outer stamps passing through.
@@ -168,20 +178,25 @@ Json tensorsJson(const tc::Program& prog, const dataflow::StatementView& v, cons
 
 std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
                    const std::vector<DesignPoint>& points, const ExploreOptions& o) {
-  Json root = Json::object();
-  root["program"] = prog.name;
   std::string text;
   for (const tc::Statement& s : prog.statements)
     if (s.name == v.statement) text = s.text;
-  root["statement"] = text;
   Json loops = Json::array();
   for (size_t l = 0; l < v.loops.size(); ++l)
     loops.push_back(Json{{"name", v.loops[l]}, {"extent", v.extent[l]}});
-  root["loops"] = loops;
-  root["objective"] = toString(o.objective);
-  root["constraints"] = constraintsJson(v, o.constraints);
-  Json designs = Json::array();
-  for (const DesignPoint& pt : points) {
+
+  std::string out = "{\n";
+  auto field = [&](const char* key, const Json& value) {
+    out += "  " + Json(key).dump() + ": " + compact(value) + ",\n";
+  };
+  field("program", prog.name);
+  field("statement", text);
+  field("loops", loops);
+  field("objective", toString(o.objective));
+  field("constraints", constraintsJson(v, o.constraints));
+  out += "  \"designs\": [";
+  for (size_t i = 0; i < points.size(); ++i) {
+    const DesignPoint& pt = points[i];
     Json j = Json::object();
     j["id"] = pt.id;
     j["pareto"] = pt.pareto;
@@ -189,11 +204,10 @@ std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
     j["dataflow"] = dataflowJson(v, pt.dataflow);
     j["metrics"] = metricsJson(pt.metrics);
     j["tensors"] = tensorsJson(prog, v, pt);
-    designs.push_back(j);
+    out += (i ? ",\n    " : "\n    ") + compact(j);
   }
-  root["designs"] = designs;
-  // `replace` keeps a stray non-UTF-8 byte in a name from throwing during output.
-  return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  out += points.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
 }
 
 } // namespace rubick::dse

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 #include <stdexcept>
@@ -191,6 +192,18 @@ TEST(DseJson, ByteIdenticalAcrossCalls) {
   std::string b = toJson(f.prog, f.v, twoDesigns(f.v), options());
   EXPECT_EQ(a, b);
   EXPECT_EQ(a.back(), '\n');
+}
+
+TEST(DseJson, OneDesignPerLine) {
+  Fixture f = gemm444();
+  std::string json = toJson(f.prog, f.v, twoDesigns(f.v), options());
+  // Header fields one per line, then each design on its own line, so grep and diff work.
+  size_t designLines = 0;
+  for (size_t at = json.find("\n    {\"id\":"); at != std::string::npos;
+       at = json.find("\n    {\"id\":", at + 1))
+    ++designLines;
+  EXPECT_EQ(designLines, 2u);
+  EXPECT_EQ(std::count(json.begin(), json.end(), '\n'), 11); // {, 5 fields, designs [, 2, ], }
 }
 
 TEST(DseJson, NoDesigns) {
