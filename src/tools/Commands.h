@@ -9,5 +9,6 @@ namespace rubick::cli {
 using Action = std::function<int()>;
 
 Action addDumpCommand(CLI::App& app);
+Action addExploreCommand(CLI::App& app);
 
 } // namespace rubick::cli

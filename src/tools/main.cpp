@@ -10,14 +10,15 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"rubick: turns a tensor program into a spatial hardware accelerator.\n"
-               "Write the program in Tensor Comprehensions syntax (see docs/language.md), then\n"
-               "inspect it with `rubick dump`.",
+               "Write the program in Tensor Comprehensions syntax (see docs/language.md), list\n"
+               "its dataflows with `rubick explore`, and inspect any stage with `rubick dump`.",
                "rubick"};
   app.set_version_flag("--version", "rubick " RUBICK_VERSION);
   app.require_subcommand(1);
   app.footer("Run `rubick <command> --help` for the options of each command.");
 
   std::map<std::string, rubick::cli::Action> actions;
+  actions["explore"] = rubick::cli::addExploreCommand(app);
   actions["dump"] = rubick::cli::addDumpCommand(app);
 
   try {

@@ -4,8 +4,9 @@
 # `dump --poly`), and a line `# input: PATH` runs rubick on PATH instead of CASE.tc (for errors
 # about the file itself). The test passes when rubick exits with status 1, prints exactly
 # CASE.err on stderr, prints nothing on stdout, and leaves no output file (`-o` points into an
-# empty folder unless the args give their own -o). With RUBICK_UPDATE_GOLDEN=1 the .err file is
-# rewritten instead.
+# empty folder unless the args give their own -o; `@OUT` in the args names a file in that
+# folder instead, for commands with other output flags). With RUBICK_UPDATE_GOLDEN=1 the .err
+# file is rewritten instead.
 set -u
 rubick=$1
 case=$2
@@ -16,7 +17,8 @@ input=$(sed -n 's/^# input: //p' "$case.tc")
 outdir=$(mktemp -d)
 trap 'rm -rf "$outdir"' EXIT
 output=(-o "$outdir/out")
-case " $args " in *" -o "*) output=() ;; esac
+case " $args " in *" -o "* | *"@OUT"*) output=() ;; esac
+args=${args//@OUT/$outdir/out}
 # shellcheck disable=SC2086
 "$rubick" $args "$input" "${output[@]}" >"$outdir/.stdout" 2>"$outdir/.stderr"
 rc=$?

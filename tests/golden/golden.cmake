@@ -26,3 +26,9 @@ rubick_golden(space_gemm_4x4 expected/space_gemm_4x4.txt dump --space examples/g
 # The same dataflow read from a file gives the same IR.
 rubick_golden(ir_seed_file expected/ir_seed.txt dump --ir examples/gemm.tc --size M=2,K=2,N=4
   --array 2x2 --dataflow @designs/dataflows/gemm_seed.df)
+
+# rubick explore: the ranked table for GEMM on a 4x4 array.
+rubick_golden(explore_gemm_4x4 expected/explore_gemm_4x4.txt explore examples/gemm.tc
+  --size M=4,N=4,K=4 --array 4x4 --top 40 --quiet)
+rubick_golden(explore_gemm_fpga expected/explore_gemm_fpga.txt explore examples/gemm.tc
+  --size M=6,N=5,K=7 --target designs/targets/fpga.json --array 4x4 --max-fanout 4 --top 10 --quiet)

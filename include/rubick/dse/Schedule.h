@@ -27,7 +27,9 @@
 #include "rubick/dataflow/Dataflow.h"
 #include "rubick/ir/AccessEntry.h"
 
+#include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rubick::dse {
