@@ -53,7 +53,7 @@ int runDump(const DumpOptions& o) {
 Action addDumpCommand(CLI::App& app) {
   auto opts = std::make_shared<DumpOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "dump", "Print an intermediate form of a program (the syntax tree or the polyhedral model)");
+      "dump", "Print an intermediate form: syntax tree, polyhedral model, dataflow IR or dataflow space");
   cmd->footer("Examples:\n"
               "  rubick dump --poly examples/gemm.tc              iteration domains and accesses\n"
               "  rubick dump --poly examples/gemm.tc --size M=8   with a size overridden\n"

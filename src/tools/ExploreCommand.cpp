@@ -165,9 +165,10 @@ Action addExploreCommand(CLI::App& app) {
       "  rubick explore examples/conv2d.tc --target designs/targets/fpga.json --plot pareto.svg\n\n"
       "Defaults: an 8x8 array, all 14 access entries, no fan-out, port or buffer limit, the\n"
       "program's element types, objective latency, the top 20 designs. A target file sets\n"
-      "constraints; flags override it. Designs keep their ID across runs: pass it to\n"
-      "`rubick emit --point ID`. Pareto-optimal designs (latency, wires or area, buffer) are\n"
-      "marked '*'. See docs/user-guide.md for the metrics and the cost model.");
+      "constraints; flags override it. Designs keep their ID across runs, and the table's\n"
+      "last column can be given to `rubick dump --ir --dataflow` to see the design's IR.\n"
+      "Pareto-optimal designs (latency, wires or area, buffer) are marked '*'.\n"
+      "docs/user-guide.md explains the flags, docs/cost-model.md every metric.");
   addInputOptions(*cmd, o->input);
   addStatementOption(*cmd, o->df);
   addArrayOption(*cmd, o->df, "Default 8x8.");

@@ -50,6 +50,14 @@ TEST(CostModel, MulticastOutputStationary) {
   EXPECT_EQ(m.maxFanout, 4);
   EXPECT_EQ(m.maxFanin, 1);
   EXPECT_EQ(m.peakWordsPerCycle, 8); // A and B ports stream; C is held
+  // 16 accesses per tensor (C: 16 ports once; A, B: 4 ports x 4 port times) over 10 cycles.
+  EXPECT_DOUBLE_EQ(m.wordsPerCycle, 48.0 / 10.0);
+  // Area with the default table: PEs 16 x (5*8*8 + 7*18) = 7136; registers 5 x 16 x (18+8+8)
+  // = 2720; no adder tree; SRAM 1 x (16*1*32 + 4*4*8 + 4*4*8) = 768; wires 0.25 x 544 = 136.
+  EXPECT_DOUBLE_EQ(m.area, 7136 + 2720 + 768 + 136);
+  // Energy: 64 MACs x (0.5*64 + 0.7*18) = 2854.4; C: SRAM 2*16*32 + registers 16*18 + wires
+  // 0.3*288 = 1398.4; A and B each: SRAM 2*16*8 + registers 16*8*4 + wires 0.3*128*4 = 921.6.
+  EXPECT_NEAR(m.energy, 2854.4 + 1398.4 + 2 * 921.6, 1e-9);
 }
 
 TEST(CostModel, SystolicOutputStationary) {
