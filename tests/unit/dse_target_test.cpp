@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 namespace rubick::dse {
 namespace {
@@ -18,9 +19,11 @@ std::string source(const std::string& rel) {
   return std::string(RUBICK_SOURCE_DIR) + "/" + rel;
 }
 
-// A file under the test's temporary directory holding `text`.
+// A file under the test's temporary directory holding `text`. The directory is per process:
+// ctest runs the test cases as parallel processes.
 std::string tempFile(const std::string& name, const std::string& text) {
-  std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "rubick_dse_target";
+  std::filesystem::path dir = std::filesystem::path(testing::TempDir()) /
+                              ("rubick_dse_target_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::string path = (dir / name).string();
   std::ofstream(path) << text;
