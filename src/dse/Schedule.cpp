@@ -16,16 +16,17 @@ int64_t treeDepth(int64_t n) {
 
 std::pair<int64_t, int64_t> rangeOverTile(const Dataflow& d, const std::array<int64_t, 3>& form,
                                           int64_t constant) {
-  IntVec off = d.offset();
   int64_t lo = constant, hi = constant;
-  for (int r = 0; r < 3; ++r) {
-    lo += form[r] * off[r];
-    hi += form[r] * off[r];
-  }
   for (size_t c = 0; c < d.k(); ++c) {
     int64_t coef = 0;
     for (int r = 0; r < 3; ++r)
       coef += form[r] * d.s[r][c];
+    // The offset shifts every coordinate to start at 0: its own lower end.
+    int64_t base = 0;
+    for (int r = 0; r < 3; ++r)
+      if (d.s[r][c] < 0) base -= form[r] * d.s[r][c] * (d.inner[c].factor - 1);
+    lo += base;
+    hi += base;
     int64_t span = coef * (d.inner[c].factor - 1);
     (span < 0 ? lo : hi) += span;
   }
@@ -93,17 +94,12 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
     const dataflow::AccessView& av = v.accesses[a];
     const ir::OrientedEntry& e = entries[a];
     TensorTiming t;
-    Mat om = ir::omegaLinear(e);
-    IntVec oc = ir::omegaConstant(e, d.p, d.q);
-    std::vector<int> slots = ir::activeSlots(e.kind);
-    std::array<int64_t, 3> teForm{0, 0, 0};
-    int64_t teConst = 0;
-    for (size_t r = 0; r < slots.size(); ++r)
-      if (slots[r] == 2) {
-        t.streaming = true;
-        teForm = {om(r, 0).toInt(), om(r, 1).toInt(), om(r, 2).toInt()};
-        teConst = oc[r];
-      }
+    // The port-time slot of Omega, seen through the entry's mirroring (no allocation: this runs
+    // for every candidate design).
+    const ir::Vec3& f = ir::info(e.kind).omega[2];
+    t.streaming = f != ir::Vec3{0, 0, 0};
+    std::array<int64_t, 3> teForm{e.mirrorX ? -f[0] : f[0], e.mirrorY ? -f[1] : f[1], f[2]};
+    int64_t teConst = (e.mirrorX ? f[0] * (d.p - 1) : 0) + (e.mirrorY ? f[1] * (d.q - 1) : 0);
     if (t.streaming) std::tie(t.teMin, t.teMax) = rangeOverTile(d, teForm, teConst);
     if (!av.write) {
       t.first = t.streaming ? t.teMin - kReadLead : -kReadLead;
