@@ -48,24 +48,6 @@ std::string movementText(const TensorDecomposition& t, const std::string& name, 
   return lhs + " -> " + name + "(" + rhs + ")";
 }
 
-std::string omegaText(const ir::OrientedEntry& e, int64_t p, int64_t q, size_t nOuter) {
-  static const char* axis[] = {"x", "y", "t1"};
-  Mat om = ir::omegaLinear(e);
-  IntVec oc = ir::omegaConstant(e, p, q);
-  std::vector<int> slots = ir::activeSlots(e.kind);
-  std::string parts[3] = {"0", "0", "0"};
-  for (size_t r = 0; r < slots.size(); ++r) {
-    std::vector<std::pair<Rational, std::string>> terms;
-    for (int c = 0; c < 3; ++c)
-      terms.emplace_back(om(r, c), axis[c]);
-    parts[slots[r]] = affineText(terms, oc[r]);
-  }
-  std::string out = "E(" + parts[0] + ", " + parts[1] + " | " + parts[2];
-  for (size_t o = 0; o < nOuter; ++o)
-    out += ", t" + std::to_string(o + 2);
-  return out + ")";
-}
-
 } // namespace
 
 std::string printAccessAnalysis(const tc::Program& prog, const StatementView& v) {
@@ -144,7 +126,7 @@ std::string printIr(const poly::IslContext& ctx, const tc::Program& prog, const 
     }
     ir::EntryKind k = t.entry->kind;
     os << "  entry:    #" << ir::info(k).number << " " << ir::toString(*t.entry)
-       << "  Omega = " << stampText(d.outer.size()) << " -> " << omegaText(*t.entry, d.p, d.q, d.outer.size()) << "\n";
+       << "  Omega = " << ir::omegaText(*t.entry, d.p, d.q, d.outer.size()) << "\n";
     os << "            ports " << ir::ports(k, d.p, d.q) << ", " << (a.write ? "fan-in " : "fan-out ")
        << ir::fanout(k, d.p, d.q) << "\n";
     os << "  layout:   " << ir::toString(t.layout, ten.name) << "  [" << ir::transformName(t.layout)

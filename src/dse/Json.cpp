@@ -31,34 +31,6 @@ std::string compact(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-// "(x, y | t1, t2)": the PE stamp an entry maps, outer stamps passing through.
-std::string peStamp(size_t outerCount) {
-  std::string s = "(x, y | t1";
-  for (size_t o = 0; o < outerCount; ++o)
-    s += ", t" + std::to_string(o + 2);
-  return s + ")";
-}
-
-// "(x, y | t1) -> E(0, y | t1 - x)"; inactive slots print as 0, mirrored entries with their
-// constant (t1 - (P-1-x) prints as "t1 + x - 3").
-std::string omegaText(const ir::OrientedEntry& e, int64_t p, int64_t q, size_t outerCount) {
-  static const char* axis[] = {"x", "y", "t1"};
-  Mat lin = ir::omegaLinear(e);
-  IntVec constant = ir::omegaConstant(e, p, q);
-  std::vector<int> slots = ir::activeSlots(e.kind);
-  std::string part[3] = {"0", "0", "0"};
-  for (size_t r = 0; r < slots.size(); ++r) {
-    std::vector<std::pair<Rational, std::string>> terms;
-    for (int c = 0; c < 3; ++c)
-      terms.emplace_back(lin(r, c), axis[c]);
-    part[slots[r]] = affineText(terms, constant[r]);
-  }
-  std::string out = peStamp(outerCount) + " -> E(" + part[0] + ", " + part[1] + " | " + part[2];
-  for (size_t o = 0; o < outerCount; ++o)
-    out += ", t" + std::to_string(o + 2);
-  return out + ")";
-}
-
 Json constraintsJson(const dataflow::StatementView& v, const Constraints& c) {
   Json j = Json::object();
   Json arrays = Json::array();
@@ -165,7 +137,7 @@ Json tensorsJson(const tc::Program& prog, const dataflow::StatementView& v, cons
     j["role"] = av.write ? "output" : "input";
     j["entry"] = ir::toString(e);
     j["entry_number"] = ir::info(e.kind).number;
-    j["omega"] = omegaText(e, d.p, d.q, d.outer.size());
+    j["omega"] = ir::omegaText(e, d.p, d.q, d.outer.size());
     j["layout"] = ir::toString(t.layout, tensor);
     j["transform"] = ir::transformName(t.layout);
     if (a < pt.metrics.tensors.size()) j["metrics"] = tensorMetricsJson(pt.metrics.tensors[a]);

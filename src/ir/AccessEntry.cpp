@@ -1,5 +1,7 @@
 #include "rubick/ir/AccessEntry.h"
 
+#include "rubick/linalg/AffineText.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -186,6 +188,26 @@ IntVec omegaConstant(const OrientedEntry& e, int64_t p, int64_t q) {
     c.push_back((e.mirrorX ? f[0] * (p - 1) : 0) + (e.mirrorY ? f[1] * (q - 1) : 0));
   }
   return c;
+}
+
+std::string omegaText(const OrientedEntry& e, int64_t p, int64_t q, size_t outerCount) {
+  static const char* axis[] = {"x", "y", "t1"};
+  Mat lin = omegaLinear(e);
+  IntVec constant = omegaConstant(e, p, q);
+  std::vector<int> slots = activeSlots(e.kind);
+  std::string part[3] = {"0", "0", "0"};
+  for (size_t r = 0; r < slots.size(); ++r) {
+    std::vector<std::pair<Rational, std::string>> terms;
+    for (int c = 0; c < 3; ++c)
+      terms.emplace_back(lin(r, c), axis[c]);
+    part[slots[r]] = affineText(terms, constant[r]);
+  }
+  std::string stamp = "(x, y | t1", target = "E(" + part[0] + ", " + part[1] + " | " + part[2];
+  for (size_t o = 0; o < outerCount; ++o) {
+    stamp += ", t" + std::to_string(o + 2);
+    target += ", t" + std::to_string(o + 2);
+  }
+  return stamp + ") -> " + target + ")";
 }
 
 std::vector<OrientedEntry> orientedEntries(int dim) {

@@ -79,6 +79,11 @@ Mat omegaLinear(const OrientedEntry& e);
 /// Constant part of Omega (from mirroring) for a P x Q array, one value per active slot.
 IntVec omegaConstant(const OrientedEntry& e, int64_t p, int64_t q);
 
+/// Omega as text for a P x Q array with `outerCount` outer stamps, e.g.
+/// "(x, y | t1, t2) -> E(0, y | t1 - x, t2)"; inactive slots print as 0, a mirrored entry with
+/// its constant.
+std::string omegaText(const OrientedEntry& e, int64_t p, int64_t q, size_t outerCount);
+
 /// The oriented entries whose reuse space has dimension `dim` (each kind with every mirroring
 /// that changes it).
 std::vector<OrientedEntry> orientedEntries(int dim);
