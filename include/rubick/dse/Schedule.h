@@ -21,8 +21,9 @@
 //                                      PE per cycle and is written at tau = te + x_end + 2 + D,
 //                                      x_end being the chain's last PE along its direction
 //
-// A tile lasts from its first event to its last; the run adds one cycle after `start` and one
-// before `done`.
+// A tile lasts from its first event to its last. The controller enters tile 0 at the clock edge
+// that samples `start` and raises `done` at the edge after the last tile's last cycle, so the
+// latency (edges from sampling `start` to raising `done`) is tiles x tile cycles.
 
 #include "rubick/dataflow/Dataflow.h"
 #include "rubick/ir/AccessEntry.h"
@@ -35,8 +36,8 @@
 namespace rubick::dse {
 
 inline constexpr int64_t kReadLead = 2;   // address-to-use distance of an input
-inline constexpr int64_t kStartCycles = 1;
-inline constexpr int64_t kDoneCycles = 1;
+inline constexpr int64_t kStartCycles = 0; // edges between sampling start and tile 0
+inline constexpr int64_t kDoneCycles = 0;  // edges between the last tile and done
 
 struct TensorTiming {
   bool streaming = false; // the entry has a port time (not a held value)
@@ -51,7 +52,7 @@ struct Schedule {
   int64_t t1Extent = 1;
   int64_t first = 0, last = 0; // tile window (tau)
   int64_t tileCycles = 0;
-  int64_t latency = 0; // start to done
+  int64_t latency = 0; // clock edges from sampling start to raising done
   std::vector<TensorTiming> tensors;
 };
 
