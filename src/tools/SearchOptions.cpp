@@ -1,0 +1,124 @@
+#include "SearchOptions.h"
+
+#include "rubick/dse/Target.h"
+#include "rubick/support/Diagnostic.h"
+
+namespace rubick::cli {
+namespace {
+
+std::vector<dse::ArrayShape> parseRange(const std::string& text) {
+  size_t dots = text.find("..");
+  auto bad = [&] {
+    throw Error("--array-range", "expected LO..HI with 1 <= LO <= HI <= 256 (such as 4..16), found '" +
+                                     text + "'");
+  };
+  if (dots == std::string::npos || dots == 0 || dots + 2 >= text.size()) bad();
+  std::string lo = text.substr(0, dots), hi = text.substr(dots + 2);
+  for (const std::string& s : {lo, hi})
+    if (s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos) bad();
+  int64_t a = std::stoll(lo), b = std::stoll(hi);
+  if (a < 1 || b < a || b > 256) bad();
+  std::vector<dse::ArrayShape> out;
+  for (int64_t p = a; p <= b; ++p)
+    for (int64_t q = a; q <= b; ++q)
+      out.push_back({p, q});
+  return out;
+}
+
+int64_t dtypeBits(const std::string& t, const std::string& origin) {
+  if (t == "int8") return 8;
+  if (t == "int16") return 16;
+  if (t == "int32") return 32;
+  throw Error(origin, "unsupported element type '" + t + "' (int8, int16 or int32)");
+}
+
+dse::Objective parseObjective(const std::string& t) {
+  if (t == "latency") return dse::Objective::Latency;
+  if (t == "wires") return dse::Objective::Wires;
+  if (t == "area") return dse::Objective::Area;
+  if (t == "buffer") return dse::Objective::Buffer;
+  throw Error("--objective", "unknown objective '" + t + "' (latency, wires, area or buffer)");
+}
+
+} // namespace
+
+void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
+  addStatementOption(cmd, o.df);
+  addArrayOption(cmd, o.df, "Default 8x8.");
+  cmd.add_option("--array-range", o.arrayRange, "Every PxQ with LO <= P, Q <= HI, e.g. 4..16")
+      ->type_name("LO..HI");
+  cmd.add_option("--max-fanout", o.maxFanout,
+                 "Largest fan-out (inputs) or fan-in (outputs) of any access entry")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--max-ports", o.maxPorts, "Most buffer ports (banks) per tensor")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--buffer-kib", o.bufferKib, "On-chip buffer budget for all banks, in KiB")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber);
+  cmd.add_option("--entries", o.entries,
+                 "Allowed access entries: all, fpga (no diagonals), or a list of names/numbers")
+      ->type_name("all|fpga|LIST");
+  cmd.add_option("--dtype", o.dtype, "Input element type for the hardware: int8, int16, int32")
+      ->type_name("TYPE");
+  cmd.add_option("--target", o.target, "Constraints from a target file (designs/targets/)")
+      ->type_name("FILE");
+  cmd.add_option("--cost-table", o.costTable,
+                 "Area and energy coefficients (JSON; default: designs/cost_table.json values)")
+      ->type_name("FILE");
+  cmd.add_option("--objective", o.objective, "Rank by latency, wires, area or buffer")
+      ->type_name("NAME");
+  cmd.add_option("--threads", o.threads, "Worker threads (default: all cores)")->type_name("N");
+}
+
+dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program& prog,
+                                       const dataflow::StatementView& v, const std::string& file,
+                                       std::string& targetName) {
+  dse::ExploreOptions eo;
+  eo.objective = parseObjective(o.objective);
+  if (!o.costTable.empty()) eo.costs = dse::loadCostTable(o.costTable);
+  eo.threads = o.threads;
+  dse::Constraints& c = eo.constraints;
+  std::string dtype;
+  if (!o.target.empty()) {
+    dse::Target t = dse::loadTarget(o.target);
+    targetName = t.name;
+    c.arrays = t.arrays;
+    c.maxFanout = t.maxFanout.value_or(0);
+    c.maxPorts = t.maxPorts.value_or(0);
+    c.bufferBytes = t.bufferKib.value_or(0) * 1024;
+    if (t.entries) c.entries = *t.entries;
+    if (t.dtype) dtype = *t.dtype;
+  }
+  if (!o.df.array.empty() && !o.arrayRange.empty())
+    throw Error("--array", "give either --array or --array-range, not both");
+  if (!o.df.array.empty()) {
+    auto [p, q] = parseArray(o.df.array);
+    c.arrays = {{p, q}};
+  }
+  if (!o.arrayRange.empty()) c.arrays = parseRange(o.arrayRange);
+  if (c.arrays.empty()) c.arrays = {{8, 8}};
+  if (o.maxFanout >= 0) c.maxFanout = o.maxFanout;
+  if (o.maxPorts >= 0) c.maxPorts = o.maxPorts;
+  if (o.bufferKib > (int64_t(1) << 40))
+    throw Error("--buffer-kib", "buffer budget " + std::to_string(o.bufferKib) + " KiB is too large");
+  if (o.bufferKib >= 0) c.bufferBytes = o.bufferKib * 1024;
+  if (!o.entries.empty()) c.entries = dse::parseEntrySet(o.entries, "--entries");
+  if (!o.dtype.empty()) dtype = o.dtype;
+  for (const dataflow::AccessView& a : v.accesses) {
+    const tc::Tensor& t = prog.tensors[a.tensor];
+    if (!tc::isInteger(t.type) && (a.write || dtype.empty()))
+      throw Error(file, "tensor '" + t.name + "' is " + tc::toString(t.type) +
+                            "; the hardware needs integers (int8, int16, int32)" +
+                            (a.write ? "" : ": pass --dtype or change the program"));
+    c.elementBits.push_back(!a.write && !dtype.empty() ? dtypeBits(dtype, "--dtype")
+                                                       : tc::bitWidth(t.type));
+  }
+  if (c.elementBits.front() > 32)
+    throw Error(file, "output '" + v.accesses.front().name +
+                          "' is int64; the hardware supports up to int32");
+  return eo;
+}
+
+} // namespace rubick::cli

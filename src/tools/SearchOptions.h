@@ -1,0 +1,30 @@
+#pragma once
+// The constraint and search flags `explore` and `emit` share, so that `emit --point ID` searches
+// exactly the space `explore` listed.
+
+#include "DataflowOptions.h"
+
+#include "rubick/dse/Explore.h"
+#include "rubick/frontend/Program.h"
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace rubick::cli {
+
+struct SearchOptions {
+  DataflowOptions df; // --stmt, --array
+  std::string arrayRange;
+  int64_t maxFanout = -1, maxPorts = -1, bufferKib = -1;
+  std::string entries, dtype, target, costTable, objective = "latency";
+  unsigned threads = 0;
+};
+
+void addSearchOptions(CLI::App& cmd, SearchOptions& o);
+
+/// Defaults, then the target file, then flags. `targetName` receives the target's name.
+dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program& prog,
+                                       const dataflow::StatementView& v, const std::string& file,
+                                       std::string& targetName);
+
+} // namespace rubick::cli
