@@ -1,0 +1,17 @@
+# Writes OUT, a C++ source holding every rtl_templates/*.v file as a string, so that `rubick emit`
+# needs no installed data files. Run with -DDIR=<rtl_templates> -DOUT=<file.cpp>.
+file(GLOB files "${DIR}/*.v")
+list(SORT files)
+set(text "// Generated from rtl_templates/ by cmake/EmbedTemplates.cmake. Do not edit.\n")
+string(APPEND text "#include \"rubick/emit/Templates.h\"\n\nnamespace rubick::emit {\n\n")
+string(APPEND text "const std::map<std::string, std::string>& rtlTemplates() {\n")
+string(APPEND text "  static const std::map<std::string, std::string> templates = {\n")
+foreach(f ${files})
+  get_filename_component(name "${f}" NAME_WE)
+  file(READ "${f}" body)
+  string(APPEND text "      {\"${name}\", R\"rubick_v(${body})rubick_v\"},\n")
+endforeach()
+string(APPEND text "  };\n  return templates;\n}\n\n} // namespace rubick::emit\n")
+file(WRITE "${OUT}.tmp" "${text}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${OUT}.tmp")

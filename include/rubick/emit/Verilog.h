@@ -1,0 +1,23 @@
+#pragma once
+// Verilog text for one design: the generated PE array and top modules (Verilog-2005, lint-clean
+// under verilator -Wall, readable by Yosys and Icarus). Deterministic: the same plan gives the
+// same bytes; no dates or paths.
+
+#include "rubick/arch/Plan.h"
+
+#include <string>
+
+namespace rubick::emit {
+
+/// `<name>_array`: PEs with their valid masks and multipliers, the input networks (held,
+/// broadcast, shifted) and the output networks (adder trees, partial-sum chains, accumulators).
+std::string arrayModule(const arch::Plan& plan);
+
+/// `<name>_top`: controller, address generators, banks, host ports, read-modify-write, and the
+/// array.
+std::string topModule(const arch::Plan& plan);
+
+/// The templates the design instantiates (file names under rtl_templates/, without ".v").
+std::vector<std::string> templatesUsed(const arch::Plan& plan);
+
+} // namespace rubick::emit

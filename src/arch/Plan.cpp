@@ -1,0 +1,245 @@
+// From a design (dataflow + entries) to its microarchitecture. Every number here follows
+// dse/Schedule.h; the consistency with the cost model is a unit test.
+
+#include "rubick/arch/Plan.h"
+
+#include "rubick/dse/CostModel.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rubick::arch {
+
+using dataflow::Dataflow;
+using ir::EntryKind;
+
+int64_t bitsFor(int64_t n) {
+  int64_t b = 1;
+  while ((int64_t(1) << b) < n)
+    ++b;
+  return b;
+}
+
+namespace {
+
+[[noreturn]] void unsupported(const std::string& why) { throw Error("emit", why); }
+
+// The reads of a statement whose value is a product of tensor elements, in order.
+void checkProduct(const tc::Value& v, size_t& reads) {
+  switch (v.kind) {
+  case tc::Value::Kind::Read: ++reads; return;
+  case tc::Value::Kind::Mul:
+    for (const tc::Value& a : v.args)
+      checkProduct(a, reads);
+    return;
+  default:
+    unsupported("emit builds PEs that multiply tensor elements (such as C(i,j) +=! A(i,k) * "
+                "B(k,j)); this statement's right-hand side uses other operations, which the "
+                "hardware does not support yet");
+  }
+}
+
+bool isHeld(EntryKind k) {
+  return k == EntryKind::Stationary || k == EntryKind::XMulticastStationary ||
+         k == EntryKind::YMulticastStationary || k == EntryKind::DiagMulticastStationary ||
+         k == EntryKind::XYMulticastStationary;
+}
+
+// The systolic direction (dx, dy) of an entry in its own (mirrored) frame, or (0, 0).
+std::pair<int64_t, int64_t> systolicVector(EntryKind k) {
+  switch (k) {
+  case EntryKind::XSystolic:
+  case EntryKind::XSystolicYMulticast: return {1, 0};
+  case EntryKind::YSystolic:
+  case EntryKind::YSystolicXMulticast: return {0, 1};
+  case EntryKind::DiagSystolic: return {1, 1};
+  default: return {0, 0};
+  }
+}
+
+std::string safeId(size_t access, const std::string& name) {
+  std::string s = "t" + std::to_string(access) + "_";
+  for (char c : name)
+    s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return s;
+}
+
+} // namespace
+
+Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const Dataflow& d,
+              const std::vector<ir::OrientedEntry>& entries,
+              const std::vector<int64_t>& elementBits, const std::string& name) {
+  const tc::Statement* stmt = nullptr;
+  for (const tc::Statement& s : prog.statements)
+    if (s.name == v.statement) stmt = &s;
+  if (!stmt) unsupported("internal: statement " + v.statement + " not found");
+  if (stmt->op != tc::AssignOp::Assign && stmt->op != tc::AssignOp::PlusEqBang)
+    unsupported(std::string("emit supports '=' and '+=!' statements; '") + tc::toString(stmt->op) +
+                "' is not supported by the hardware yet");
+  size_t reads = 0;
+  checkProduct(stmt->rhs, reads);
+  if (reads != v.accesses.size() - 1 || reads == 0)
+    unsupported("internal: the product does not read every tensor reference once");
+  if (reads > 4) unsupported("emit builds PEs with at most 4 operands; this statement has " +
+                             std::to_string(reads));
+  std::string bad = dataflow::checkWellFormed(d, v);
+  if (!bad.empty()) unsupported("the dataflow is malformed: " + bad);
+  std::optional<Mat> xInv = d.completedS().inverse();
+  if (!xInv || !xInv->isIntegral())
+    unsupported("the dataflow's S is not unimodular; its layouts are not integral");
+  const std::vector<IntVec> x = xInv->toIntRows();
+
+  Plan plan;
+  plan.name = name;
+  plan.statement = stmt->text;
+  plan.spec = dataflow::toSpec(d, v);
+  plan.p = d.p;
+  plan.q = d.q;
+  const int64_t npe = d.p * d.q;
+  IntVec off = d.offset();
+
+  // Coordinates: the real inner coordinates, then the constant axes (extent 1).
+  std::vector<int> constAxes = d.constantAxes();
+  for (int c = 0; c < 3; ++c) {
+    Coordinate co;
+    co.a = x[c][2];
+    for (int64_t px = 0; px < d.p; ++px)
+      for (int64_t qy = 0; qy < d.q; ++qy)
+        co.b.push_back(x[c][0] * (px - off[0]) + x[c][1] * (qy - off[1]) - x[c][2] * off[2]);
+    if (static_cast<size_t>(c) < d.k()) {
+      const dataflow::InnerDim& in = d.inner[c];
+      co.factor = in.factor;
+      co.name = in.factor == v.extent[in.loop]
+                    ? v.loops[in.loop]
+                    : v.loops[in.loop] + " mod " + std::to_string(in.factor);
+      for (size_t o = 0; o < d.outer.size(); ++o)
+        if (d.outer[o].loop == in.loop) {
+          co.outerDim = static_cast<int>(o);
+          int64_t ext = d.outerExtent(o, v.extent);
+          co.lastLimit = v.extent[in.loop] - in.factor * (ext - 1);
+        }
+    } else {
+      static const char* axis[] = {"x", "y", "t1"};
+      co.name = std::string("(") + axis[constAxes[c - d.k()]] + " constant)";
+      co.factor = 1;
+    }
+    plan.coords.push_back(std::move(co));
+  }
+  for (size_t o = 0; o < d.outer.size(); ++o) {
+    const dataflow::OuterDim& od = d.outer[o];
+    plan.outer.push_back({od.factor == 1 ? v.loops[od.loop]
+                                         : v.loops[od.loop] + " / " + std::to_string(od.factor),
+                          d.outerExtent(o, v.extent)});
+  }
+
+  plan.schedule = dse::schedule(v, d, entries);
+  int64_t tauMag = std::max(-plan.schedule.first, plan.schedule.last) + 1;
+  plan.tauBits = bitsFor(tauMag + 1) + 1;
+  std::vector<int64_t> inBits(elementBits.begin() + 1, elementBits.end());
+  for (int64_t b : inBits)
+    plan.productBits += b;
+  plan.accumulatorBits = dse::accumulatorBits(v, inBits);
+  if (plan.accumulatorBits > 64)
+    unsupported("the accumulator would need " + std::to_string(plan.accumulatorBits) +
+                " bits; at most 64 are supported");
+
+  for (size_t a = 0; a < v.accesses.size(); ++a) {
+    const dataflow::AccessView& av = v.accesses[a];
+    const ir::OrientedEntry& e = entries[a];
+    const dse::TensorTiming& tt = plan.schedule.tensors[a];
+    TensorPlan t;
+    t.name = av.name;
+    t.id = safeId(a, av.name);
+    t.access = a;
+    t.output = av.write;
+    t.entry = e;
+    t.elementBits = elementBits[a];
+    t.wireBits = av.write ? plan.accumulatorBits : elementBits[a];
+    if (av.write && elementBits[a] > 64) unsupported("outputs wider than 64 bits are not supported");
+    t.streaming = tt.streaming;
+    t.held = isHeld(e.kind);
+    auto [vx, vy] = systolicVector(e.kind);
+    t.systolic = vx || vy;
+    const int64_t dx = e.mirrorX ? -vx : vx, dy = e.mirrorY ? -vy : vy;
+
+    // Port positions: Omega's port slots on the (mirrored) PE coordinates.
+    const ir::EntryInfo& inf = ir::info(e.kind);
+    std::vector<std::pair<int64_t, int64_t>> posOf(npe);
+    std::set<std::pair<int64_t, int64_t>> positions;
+    for (int64_t px = 0; px < d.p; ++px)
+      for (int64_t qy = 0; qy < d.q; ++qy) {
+        int64_t xm = e.mirrorX ? d.p - 1 - px : px, ym = e.mirrorY ? d.q - 1 - qy : qy;
+        std::pair<int64_t, int64_t> pos{inf.omega[0][0] * xm + inf.omega[0][1] * ym,
+                                        inf.omega[1][0] * xm + inf.omega[1][1] * ym};
+        posOf[px * d.q + qy] = pos;
+        positions.insert(pos);
+      }
+    t.ports.assign(positions.begin(), positions.end());
+    if (static_cast<int64_t>(t.ports.size()) != ir::ports(e.kind, d.p, d.q))
+      unsupported("internal: port count of " + ir::toString(e) + " disagrees with the table");
+    std::map<std::pair<int64_t, int64_t>, int> index;
+    for (size_t i = 0; i < t.ports.size(); ++i)
+      index[t.ports[i]] = static_cast<int>(i);
+    t.hop0.assign(t.ports.size(), 0);
+    // Port time te = form . (x, y, t1) + constant (mirroring folded in); t1 - te at a PE.
+    const ir::Vec3& f = inf.omega[2];
+    int64_t fx = e.mirrorX ? -f[0] : f[0], fy = e.mirrorY ? -f[1] : f[1];
+    int64_t fc = (e.mirrorX ? f[0] * (d.p - 1) : 0) + (e.mirrorY ? f[1] * (d.q - 1) : 0);
+    for (int64_t px = 0; px < d.p; ++px)
+      for (int64_t qy = 0; qy < d.q; ++qy) {
+        int pe = static_cast<int>(px * d.q + qy);
+        t.portOf.push_back(index[posOf[pe]]);
+        int64_t ux = px - dx, uy = qy - dy;
+        bool inside = t.systolic && ux >= 0 && ux < d.p && uy >= 0 && uy < d.q;
+        t.upstream.push_back(inside ? static_cast<int>(ux * d.q + uy) : -1);
+      }
+    for (int pe = 0; pe < npe; ++pe)
+      t.teShift.push_back(t.streaming ? fx * (pe / d.q) + fy * (pe % d.q) + fc : 0);
+    for (int pe = 0; pe < npe; ++pe) {
+      int h = 0;
+      for (int u = t.upstream[pe]; u >= 0; u = t.upstream[u])
+        ++h;
+      t.hop.push_back(h);
+      if (h == 0 && t.streaming) {
+        int64_t px = pe / d.q, qy = pe % d.q;
+        t.hop0[t.portOf[pe]] = -(fx * px + fy * qy + fc);
+      }
+    }
+    if (t.output) {
+      std::map<std::pair<int, int>, std::vector<int>> byKey;
+      for (int pe = 0; pe < npe; ++pe)
+        byKey[{t.portOf[pe], t.hop[pe]}].push_back(pe);
+      t.chainOfPort.assign(t.ports.size(), {});
+      for (auto& [key, pes] : byKey) {
+        t.chainOfPort[key.first].push_back(static_cast<int>(t.groups.size()));
+        t.treeInputs = std::max<int64_t>(t.treeInputs, static_cast<int64_t>(pes.size()));
+        t.groups.push_back(pes);
+      }
+      t.treeDepth = dse::treeDepth(t.treeInputs);
+      if (t.treeDepth != tt.treeDepth)
+        unsupported("internal: adder-tree depth disagrees with the schedule");
+    }
+    t.teMin = tt.teMin;
+    t.teMax = tt.teMax;
+    int64_t span = t.streaming ? t.teMax - t.teMin + 1 : 1;
+    t.depth = span;
+    for (size_t o = 0; o < d.outer.size(); ++o) {
+      bool moves = false;
+      for (const IntVec& row : av.coeffs)
+        moves |= row[d.outer[o].loop] != 0;
+      t.strides.push_back(moves ? t.depth : 0);
+      if (moves)
+        t.depth *= d.outerExtent(o, v.extent);
+      else if (t.output)
+        t.recurDims.push_back(static_cast<int>(o));
+    }
+    t.recurs = t.output && !t.recurDims.empty();
+    t.addressBits = bitsFor(t.depth);
+    plan.tensors.push_back(std::move(t));
+  }
+  return plan;
+}
+
+} // namespace rubick::arch
