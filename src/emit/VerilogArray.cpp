@@ -167,19 +167,14 @@ std::string arrayModule(const Plan& pl) {
        << t.treeDepth << ")\n";
     for (size_t g = 0; g < t.groups.size(); ++g) {
       os << "  wire signed " << range(aw) << " " << t.id << "_g" << g << ";\n";
-      os << "  rubick_add_tree #(.N(" << t.treeInputs << "), .WI(" << pw << "), .WO(" << aw
-         << ")) " << t.id << "_tree" << g << " (.clk(clk), .in({";
+      std::vector<std::string> members;
+      for (size_t m = t.groups[g].size(); m-- > 0;)
+        members.push_back("prod_" + peName(pl, t.groups[g][m]));
       int64_t pad = t.treeInputs - static_cast<int64_t>(t.groups[g].size());
-      bool first = true;
-      if (pad > 0) {
-        os << "{" << pad * pw << "{1'b0}}";
-        first = false;
-      }
-      for (size_t m = t.groups[g].size(); m-- > 0;) {
-        os << (first ? "" : ", ") << "prod_" << peName(pl, t.groups[g][m]);
-        first = false;
-      }
-      os << "}), .sum(" << t.id << "_g" << g << "));\n";
+      if (pad > 0) members.insert(members.begin(), "{" + std::to_string(pad * pw) + "{1'b0}}");
+      os << "  rubick_add_tree #(.N(" << t.treeInputs << "), .WI(" << pw << "), .WO(" << aw
+         << ")) " << t.id << "_tree" << g << " (.clk(clk), .in(" << concat(members)
+         << "), .sum(" << t.id << "_g" << g << "));\n";
     }
     if (t.held) os << "  wire " << t.id << "_init = (tau == " << slit(-1, tw) << ");\n";
     for (size_t p = 0; p < t.ports.size(); ++p) {

@@ -13,6 +13,14 @@ std::string ulit(int64_t v, int64_t width) {
 
 std::string range(int64_t w) { return "[" + std::to_string(w - 1) + ":0]"; }
 
+std::string concat(const std::vector<std::string>& items) {
+  if (items.size() == 1) return items[0];
+  std::string s = "{";
+  for (size_t i = 0; i < items.size(); ++i)
+    s += (i ? ", " : "") + items[i];
+  return s + "}";
+}
+
 std::string Unused::declaration() const {
   if (items_.empty()) return "";
   std::string s = "  // Bits that are deliberately unused (named *unused* for the linter).\n";

@@ -14,6 +14,10 @@ std::string ulit(int64_t v, int64_t width);
 /// A range "[w-1:0]", empty for w == 1 when `scalarOk`.
 std::string range(int64_t w);
 
+/// "{a, b, c}", or just "a" for one item: Yosys 0.23 asserts on a one-element concatenation
+/// of a signed wire in a port connection.
+std::string concat(const std::vector<std::string>& items);
+
 /// Collects bits that are intentionally unused, and prints them as one `unused_ok` wire, which
 /// Verilator's default --unused-regexp exempts from UNUSED warnings.
 class Unused {

@@ -286,18 +286,16 @@ std::string topModule(const Plan& pl) {
       readIds.push_back({static_cast<int>(ti), static_cast<int>(p)});
     }
     // Ports packed for the array, bank 0 in the low bits.
-    std::string packed = "{";
-    for (size_t p = toArray.size(); p-- > 0;)
-      packed += toArray[p] + (p ? ", " : "");
-    packed += "}";
+    std::vector<std::string> high(toArray.rbegin(), toArray.rend());
+    std::string packed = concat(high);
     if (!t.output) {
       arrayPorts.push_back("." + id + "_in(" + packed + ")");
     } else {
       if (t.held || t.systolic) {
-        std::string seeds = "{";
+        std::vector<std::string> seeds;
         for (size_t p = t.ports.size(); p-- > 0;)
-          seeds += id + "_seed" + std::to_string(p) + (p ? ", " : "");
-        arrayPorts.push_back("." + id + "_seed(" + seeds + "})");
+          seeds.push_back(id + "_seed" + std::to_string(p));
+        arrayPorts.push_back("." + id + "_seed(" + concat(seeds) + ")");
       }
       arrayPorts.push_back("." + id + "_out(" + packed + ")");
     }
