@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: the normal build's ctest, then the fast labels (unit, golden,
+# Runs the test suite: the normal build's ctest (every label but sim-long, the long simulation
+# sweeps: `ctest --test-dir build -L sim-long` runs those), then the fast labels (unit, golden,
 # errors) again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Assumes scripts/setup.sh has run (the README's test line does both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-ctest --test-dir build --output-on-failure -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs" -LE sim-long
 
 RUBICK_BUILD_DIR=build-asan RUBICK_CMAKE_ARGS="-DRUBICK_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug" \
   scripts/setup.sh

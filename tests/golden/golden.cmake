@@ -32,3 +32,18 @@ rubick_golden(explore_gemm_4x4 expected/explore_gemm_4x4.txt explore examples/ge
   --size M=4,N=4,K=4 --array 4x4 --top 40 --quiet)
 rubick_golden(explore_gemm_fpga expected/explore_gemm_fpga.txt explore examples/gemm.tc
   --size M=6,N=5,K=7 --target designs/targets/fpga.json --array 4x4 --max-fanout 4 --top 10 --quiet)
+
+# rubick emit: the generated top of two small GEMM designs (emitted twice: must be identical).
+foreach(case "emit_top_os_4x4|C=stationary,A=X-systolic,B=Y-systolic|M=4,N=4,K=4"
+             "emit_top_tiled_reduction|C=Y-multicast|M=4,N=5,K=9")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 entries)
+  list(GET parts 2 sizes)
+  add_test(NAME golden.${name}
+    COMMAND ${GOLDEN_RUNNER} ${CMAKE_CURRENT_SOURCE_DIR}/golden/expected/${name}.v
+            ${CMAKE_CURRENT_SOURCE_DIR}/emit/print_top.sh $<TARGET_FILE:rubick> emit examples/gemm.tc
+            --size ${sizes} --array 4x4 --entries ${entries}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(golden.${name} PROPERTIES LABELS golden)
+endforeach()
