@@ -1,0 +1,70 @@
+// Test top for rubick_mul: one instance per configuration, all fed from the same operands
+// (each takes the low bits it needs). The configurations are listed in test_rubick_mul.cpp.
+`default_nettype none
+
+module tb_rubick_mul (
+  input  wire        clk,
+  input  wire        valid,
+  input  wire [15:0] op0,
+  input  wire [15:0] op1,
+  input  wire [15:0] op2,
+  input  wire [15:0] op3,
+  output wire [ 7:0] prod_c0,
+  output wire [15:0] prod_c1,
+  output wire [ 3:0] prod_c2,
+  output wire [17:0] prod_c3,
+  output wire [16:0] prod_c4,
+  output wire [63:0] prod_c5,
+  output wire [11:0] prod_c6,
+  output wire [ 8:0] prod_c7,
+  output wire [29:0] prod_c8
+);
+
+  // c0: N=1, one 8-bit operand.
+  rubick_mul #(.N(1), .W0(8), .PW(8)) u_c0 (
+    .clk(clk), .valid(valid), .op0(op0[7:0]), .op1(op1[7:0]), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c0)
+  );
+  // c1: the defaults, 8 x 8 -> 16.
+  rubick_mul u_c1 (
+    .clk(clk), .valid(valid), .op0(op0[7:0]), .op1(op1[7:0]), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c1)
+  );
+  // c2: N=2 with a 1-bit operand, 1 x 3 -> 4.
+  rubick_mul #(.N(2), .W0(1), .W1(3), .PW(4)) u_c2 (
+    .clk(clk), .valid(valid), .op0(op0[0:0]), .op1(op1[2:0]), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c2)
+  );
+  // c3: N=3, 8 x 4 x 6 -> 18.
+  rubick_mul #(.N(3), .W0(8), .W1(4), .W2(6), .PW(18)) u_c3 (
+    .clk(clk), .valid(valid), .op0(op0[7:0]), .op1(op1[3:0]), .op2(op2[5:0]), .op3(op3[7:0]),
+    .prod(prod_c3)
+  );
+  // c4: N=4, 3 x 5 x 7 x 2 -> 17.
+  rubick_mul #(.N(4), .W0(3), .W1(5), .W2(7), .W3(2), .PW(17)) u_c4 (
+    .clk(clk), .valid(valid), .op0(op0[2:0]), .op1(op1[4:0]), .op2(op2[6:0]), .op3(op3[1:0]),
+    .prod(prod_c4)
+  );
+  // c5: N=4, 16 x 16 x 16 x 16 -> 64.
+  rubick_mul #(.N(4), .W0(16), .W1(16), .W2(16), .W3(16), .PW(64)) u_c5 (
+    .clk(clk), .valid(valid), .op0(op0), .op1(op1), .op2(op2), .op3(op3), .prod(prod_c5)
+  );
+  // c6: N=2, 8 x 8 truncated to 12 bits.
+  rubick_mul #(.N(2), .W0(8), .W1(8), .PW(12)) u_c6 (
+    .clk(clk), .valid(valid), .op0(op0[7:0]), .op1(op1[7:0]), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c6)
+  );
+  // c7: N=1, 5 bits sign-extended to 9.
+  rubick_mul #(.N(1), .W0(5), .PW(9)) u_c7 (
+    .clk(clk), .valid(valid), .op0(op0[4:0]), .op1(op1[7:0]), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c7)
+  );
+  // c8: N=3, 2 x 16 x 9 -> 27, sign-extended to 30.
+  rubick_mul #(.N(3), .W0(2), .W1(16), .W2(9), .PW(30)) u_c8 (
+    .clk(clk), .valid(valid), .op0(op0[1:0]), .op1(op1), .op2(op2[8:0]), .op3(op3[7:0]),
+    .prod(prod_c8)
+  );
+
+endmodule
+
+`default_nettype wire
