@@ -1,0 +1,114 @@
+// Test top for rubick_ctrl: one instance per configuration, each with its own ports. The
+// configurations are listed in test_rubick_ctrl.cpp.
+`default_nettype none
+
+module tb_rubick_ctrl (
+  input  wire clk,
+  input  wire k0_rst,
+  input  wire k0_start,
+  output wire k0_busy,
+  output wire k0_done,
+  output wire [15:0] k0_tau,
+  output wire k0_step,
+  output wire [15:0] k0_stamps,
+  input  wire k1_rst,
+  input  wire k1_start,
+  output wire k1_busy,
+  output wire k1_done,
+  output wire [15:0] k1_tau,
+  output wire k1_step,
+  output wire [3:0] k1_stamps,
+  input  wire k2_rst,
+  input  wire k2_start,
+  output wire k2_busy,
+  output wire k2_done,
+  output wire [7:0] k2_tau,
+  output wire k2_step,
+  output wire [8:0] k2_stamps,
+  input  wire k3_rst,
+  input  wire k3_start,
+  output wire k3_busy,
+  output wire k3_done,
+  output wire [15:0] k3_tau,
+  output wire k3_step,
+  output wire [1:0] k3_stamps,
+  input  wire k4_rst,
+  input  wire k4_start,
+  output wire k4_busy,
+  output wire k4_done,
+  output wire [15:0] k4_tau,
+  output wire k4_step,
+  output wire [3:0] k4_stamps,
+  input  wire k5_rst,
+  input  wire k5_start,
+  output wire k5_busy,
+  output wire k5_done,
+  output wire [3:0] k5_tau,
+  output wire k5_step,
+  output wire [1:0] k5_stamps,
+  input  wire k6_rst,
+  input  wire k6_start,
+  output wire k6_busy,
+  output wire k6_done,
+  output wire [4:0] k6_tau,
+  output wire k6_step,
+  output wire [15:0] k6_stamps
+);
+
+  // k0: the defaults: one tile of 8 cycles.
+  rubick_ctrl u_k0 (
+    .clk(clk), .rst(k0_rst), .start(k0_start), .busy(k0_busy), .done(k0_done),
+    .tau(k0_tau), .step(k0_step), .stamps(k0_stamps)
+  );
+  // k1: three tiles.
+  rubick_ctrl #(
+    .TW(16), .TAU_FIRST(-16'sd2), .TAU_LAST(16'sd5), .NDIM(1),
+    .EXTENTS({32'd3}), .OW(4)
+  ) u_k1 (
+    .clk(clk), .rst(k1_rst), .start(k1_start), .busy(k1_busy), .done(k1_done),
+    .tau(k1_tau), .step(k1_step), .stamps(k1_stamps)
+  );
+  // k2: three dimensions, the middle one of extent 1.
+  rubick_ctrl #(
+    .TW(8), .TAU_FIRST(-8'sd3), .TAU_LAST(8'sd2), .NDIM(3),
+    .EXTENTS({32'd3, 32'd1, 32'd2}), .OW(3)
+  ) u_k2 (
+    .clk(clk), .rst(k2_rst), .start(k2_start), .busy(k2_busy), .done(k2_done),
+    .tau(k2_tau), .step(k2_step), .stamps(k2_stamps)
+  );
+  // k3: a single tile in two dimensions.
+  rubick_ctrl #(
+    .TW(16), .TAU_FIRST(-16'sd2), .TAU_LAST(16'sd4), .NDIM(2),
+    .EXTENTS({32'd1, 32'd1}), .OW(1)
+  ) u_k3 (
+    .clk(clk), .rst(k3_rst), .start(k3_start), .busy(k3_busy), .done(k3_done),
+    .tau(k3_tau), .step(k3_step), .stamps(k3_stamps)
+  );
+  // k4: one-cycle tiles (step every busy cycle).
+  rubick_ctrl #(
+    .TW(16), .TAU_FIRST(16'sd0), .TAU_LAST(16'sd0), .NDIM(2),
+    .EXTENTS({32'd2, 32'd3}), .OW(2)
+  ) u_k4 (
+    .clk(clk), .rst(k4_rst), .start(k4_start), .busy(k4_busy), .done(k4_done),
+    .tau(k4_tau), .step(k4_step), .stamps(k4_stamps)
+  );
+  // k5: tau over the whole 4-bit range, extent 2**OW.
+  rubick_ctrl #(
+    .TW(4), .TAU_FIRST(-4'sd8), .TAU_LAST(4'sd7), .NDIM(1),
+    .EXTENTS({32'd4}), .OW(2)
+  ) u_k5 (
+    .clk(clk), .rst(k5_rst), .start(k5_start), .busy(k5_busy), .done(k5_done),
+    .tau(k5_tau), .step(k5_step), .stamps(k5_stamps)
+  );
+  // k6: positive TAU_FIRST.
+  rubick_ctrl #(
+    .TW(5), .TAU_FIRST(5'sd3), .TAU_LAST(5'sd6), .NDIM(2),
+    .EXTENTS({32'd2, 32'd2}), .OW(8)
+  ) u_k6 (
+    .clk(clk), .rst(k6_rst), .start(k6_start), .busy(k6_busy), .done(k6_done),
+    .tau(k6_tau), .step(k6_step), .stamps(k6_stamps)
+  );
+
+endmodule
+
+`default_nettype wire
