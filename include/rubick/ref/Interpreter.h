@@ -28,6 +28,15 @@ using TensorData = std::vector<std::vector<int64_t>>;
 /// operations or types, naming the statement.
 TensorData interpret(const tc::Program& prog, const TensorData& inputs);
 
+/// Runs one statement on `data` (every tensor's values, as interpret() returns them): the
+/// statement alone, whatever earlier statements would have computed.
+void runStatement(const tc::Program& prog, size_t stmt, TensorData& data);
+
+/// Random values for every tensor the statement reads (seeded, deterministic): uniform over
+/// each type's full range, with its minimum, maximum, -1, 0 and 1 mixed in; other tensors are
+/// zero. Returns all tensors' data, ready for runStatement.
+TensorData randomInputs(const tc::Program& prog, size_t stmt, uint64_t seed);
+
 /// `v` wrapped to a signed `bits`-bit two's-complement value.
 int64_t wrap(int64_t v, int bits);
 
