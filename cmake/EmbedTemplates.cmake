@@ -1,15 +1,15 @@
-# Writes OUT, a C++ source holding every rtl_templates/*.v file as a string, so that `rubick emit`
-# needs no installed data files. Run with -DDIR=<rtl_templates> -DOUT=<file.cpp>.
-file(GLOB files "${DIR}/*.v")
+# Writes OUT, a C++ source holding every DIR/*.EXT file as a string, so that rubick needs no
+# installed data files. Run with -DDIR=<dir> -DEXT=<v|cpp> -DFUNC=<function> -DOUT=<file.cpp>.
+file(GLOB files "${DIR}/*.${EXT}")
 list(SORT files)
-set(text "// Generated from rtl_templates/ by cmake/EmbedTemplates.cmake. Do not edit.\n")
+set(text "// Generated from ${DIR} by cmake/EmbedTemplates.cmake. Do not edit.\n")
 string(APPEND text "#include \"rubick/emit/Templates.h\"\n\nnamespace rubick::emit {\n\n")
-string(APPEND text "const std::map<std::string, std::string>& rtlTemplates() {\n")
+string(APPEND text "const std::map<std::string, std::string>& ${FUNC}() {\n")
 string(APPEND text "  static const std::map<std::string, std::string> templates = {\n")
 foreach(f ${files})
   get_filename_component(name "${f}" NAME_WE)
   file(READ "${f}" body)
-  string(APPEND text "      {\"${name}\", R\"rubick_v(${body})rubick_v\"},\n")
+  string(APPEND text "      {\"${name}\", R\"rubick_t(${body})rubick_t\"},\n")
 endforeach()
 string(APPEND text "  };\n  return templates;\n}\n\n} // namespace rubick::emit\n")
 file(WRITE "${OUT}.tmp" "${text}")

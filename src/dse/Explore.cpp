@@ -22,8 +22,11 @@ const char* toString(Objective o) {
 }
 
 std::string designId(const StatementView& v, const Dataflow& d) {
-  std::string text = v.statement + "|" + std::to_string(d.p) + "x" + std::to_string(d.q) + "|" +
-                     dataflow::toSpec(d, v);
+  // The loop extents are part of the design: the same spec on other sizes is other hardware.
+  std::string text = v.statement + "|";
+  for (int64_t e : v.extent)
+    text += std::to_string(e) + ",";
+  text += "|" + std::to_string(d.p) + "x" + std::to_string(d.q) + "|" + dataflow::toSpec(d, v);
   uint64_t h = 1469598103934665603ull; // FNV-1a, 64 bit
   for (unsigned char c : text) {
     h ^= c;

@@ -11,5 +11,6 @@ using Action = std::function<int()>;
 Action addDumpCommand(CLI::App& app);
 Action addExploreCommand(CLI::App& app);
 Action addEmitCommand(CLI::App& app);
+Action addVerifyCommand(CLI::App& app);
 
 } // namespace rubick::cli

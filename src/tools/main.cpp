@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   std::map<std::string, rubick::cli::Action> actions;
   actions["explore"] = rubick::cli::addExploreCommand(app);
   actions["emit"] = rubick::cli::addEmitCommand(app);
+  actions["verify"] = rubick::cli::addVerifyCommand(app);
   actions["dump"] = rubick::cli::addDumpCommand(app);
 
   try {

@@ -46,7 +46,9 @@ void checkSweep(const tc::Program& prog, std::vector<dse::ArrayShape> arrays) {
       const TensorPlan& tp = plan.tensors[t];
       for (const std::vector<Location>& places : maps[t].elements) {
         ASSERT_FALSE(places.empty()) << pt.id << " " << tp.name;
-        if (tp.output) EXPECT_EQ(places.size(), 1u);
+        if (tp.output) {
+          EXPECT_EQ(places.size(), 1u);
+        }
         for (const Location& l : places) {
           EXPECT_GE(l.bank, 0);
           EXPECT_LT(l.bank, static_cast<int>(tp.ports.size()));

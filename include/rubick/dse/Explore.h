@@ -84,7 +84,8 @@ ExploreResult explore(const dataflow::StatementView& v, const ExploreOptions& o)
 /// The reference that the benchmark and the tests compare explore() against.
 ExploreResult exploreBruteForce(const dataflow::StatementView& v, const ExploreOptions& o);
 
-/// Stable identifier of a design: a hash of its array and dataflow, as 10 hex digits.
+/// Stable identifier of a design: a hash of its statement, loop extents, array and dataflow,
+/// as 10 hex digits.
 std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow& d);
 
 } // namespace rubick::dse

@@ -1,5 +1,6 @@
 #pragma once
-// The Verilog templates of rtl_templates/, compiled into the library (name -> file text).
+// Files compiled into the library (name -> file text): the Verilog templates of rtl_templates/
+// and the simulation harness of sim_templates/.
 
 #include <map>
 #include <string>
@@ -7,5 +8,6 @@
 namespace rubick::emit {
 
 const std::map<std::string, std::string>& rtlTemplates();
+const std::map<std::string, std::string>& simTemplates();
 
 } // namespace rubick::emit

@@ -5,7 +5,7 @@
 // Host: write input banks and read output banks while busy is low (see README.md).
 `default_nettype none
 
-module gemm_35f5d784d1_top (
+module gemm_270e896211_top (
   input  wire clk,
   input  wire rst,
   input  wire start,
@@ -323,7 +323,7 @@ module gemm_35f5d784d1_top (
     .wr_addr(busy ? t2_B_base : host_waddr),
     .wr_data(host_wdata[7:0]));
 
-  gemm_35f5d784d1_array array (
+  gemm_270e896211_array array (
     .clk(clk),
     .tau(tau),
     .lim_2(lim_2),

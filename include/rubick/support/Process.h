@@ -1,0 +1,19 @@
+#pragma once
+// Running external tools (Verilator, the simulations it builds) without a shell: arguments are
+// passed as given, output goes to a log file.
+
+#include <string>
+#include <vector>
+
+namespace rubick {
+
+/// Runs argv[0] (looked up on PATH) with its arguments in directory `cwd`, stdout and stderr
+/// appended to `log` (or inherited when empty). Returns the exit status, or -1 when the program
+/// could not be started (then `error` says why).
+int runProcess(const std::vector<std::string>& argv, const std::string& cwd,
+               const std::string& log, std::string* error = nullptr);
+
+/// True when `program` is found on PATH.
+bool onPath(const std::string& program);
+
+} // namespace rubick

@@ -1,0 +1,66 @@
+#pragma once
+// `rubick verify`: every design proven in Verilator against the reference model.
+//
+// Per design, in WORK/<id>/: the emitted files, rubick's harness (sim_templates/), one stimulus
+// per trial (random inputs from the seed and the reference model's expected outputs), a
+// Verilator build (reused when the design and harness are unchanged), and one run per trial.
+// A trial passes when every output element matches and the measured cycles equal the
+// schedule's latency; a failing trial is re-run with a waveform.
+
+#include "rubick/dse/Explore.h"
+#include "rubick/frontend/Program.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rubick::verify {
+
+struct Options {
+  std::string workDir = "/tmp/rubick-verify";
+  uint64_t seed = 1;
+  int trials = 1;
+  std::string wave;  // a waveform for the (first) trial, whatever its result
+  unsigned jobs = 0; // designs built and simulated at once; 0: all cores
+  /// Called from worker threads as each design finishes.
+  std::function<void(size_t done, size_t total)> progress;
+};
+
+struct Trial {
+  uint64_t seed = 0;
+  bool pass = false;
+  size_t mismatches = 0, elements = 0;
+  int64_t measured = 0, predicted = 0;
+  uint64_t simCycles = 0;
+  double simSeconds = 0;
+  std::string report; // the harness's mismatch lines, if any
+  std::string wave;   // waveform written for this trial, if any
+};
+
+struct Result {
+  std::string id;
+  std::string spec;
+  int64_t p = 0, q = 0;
+  int64_t macs = 0;
+  bool built = false;
+  bool reused = false;
+  double buildSeconds = 0;
+  std::string error; // emit or build failure (with the log's tail)
+  std::vector<Trial> trials;
+  bool pass() const;
+  /// MACs / (P * Q * measured cycles) of the first trial.
+  double utilization() const;
+};
+
+/// Verifies `points` (designs of statement `stmt`), in parallel. Throws rubick::Error when
+/// Verilator is missing or the work directory cannot be used.
+std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
+                                  const std::vector<dse::DesignPoint>& points,
+                                  const dse::ExploreOptions& explore, const Options& o);
+
+/// A deterministic sample of `points`: the first design (in their order) for each access entry
+/// in each role ("roles"), or for each combination of entry kinds ("combinations").
+std::vector<dse::DesignPoint> sample(const std::vector<dse::DesignPoint>& points,
+                                     const std::string& how);
+
+} // namespace rubick::verify

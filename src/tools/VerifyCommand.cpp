@@ -1,0 +1,177 @@
+// `rubick verify`: emit designs, simulate them in Verilator, compare with the reference model.
+
+#include "Commands.h"
+#include "InputOptions.h"
+#include "SearchOptions.h"
+
+#include "rubick/dataflow/Decompose.h"
+#include "rubick/support/Diagnostic.h"
+#include "rubick/verify/Verify.h"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <unistd.h>
+
+namespace rubick::cli {
+namespace {
+
+struct VerifyCli {
+  InputOptions input;
+  SearchOptions search;
+  std::string point, cover, wave, work = "/tmp/rubick-verify";
+  bool all = false, quiet = false;
+  size_t limit = 0;
+  uint64_t seed = 1;
+  int trials = 1;
+  unsigned jobs = 0;
+};
+
+int runVerify(const VerifyCli& o) {
+  tc::Program prog = loadInput(o.input);
+  size_t stmt = pickStatement(prog, o.search.df.stmt);
+  dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
+  SearchOptions search = o.search;
+  std::string entries;
+  if (search.entries.find('=') != std::string::npos) std::swap(entries, search.entries);
+  std::string targetName;
+  dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName);
+  int modes = !o.point.empty() + !entries.empty() + o.all;
+  if (modes > 1) throw Error("verify", "give one of --point, --entries T=ENTRY,... or --all");
+  if (!o.cover.empty() && !o.all) throw Error("--cover", "--cover selects among --all");
+  if (!o.cover.empty() && o.cover != "roles" && o.cover != "combinations")
+    throw Error("--cover", "expected roles or combinations, found '" + o.cover + "'");
+  if (o.trials < 1) throw Error("--trials", "needs at least 1 trial");
+
+  dse::ExploreResult r = dse::explore(v, eo);
+  if (r.points.empty())
+    throw Error("verify", "no design satisfies the constraints; " + r.mostRestrictive());
+  std::vector<dse::DesignPoint> chosen;
+  if (o.all) {
+    chosen = o.cover.empty() ? r.points : verify::sample(r.points, o.cover);
+  } else if (!o.point.empty()) {
+    for (const dse::DesignPoint& d : r.points)
+      if (d.id == o.point) chosen.push_back(d);
+    if (chosen.empty())
+      throw Error("--point", "no design " + o.point + " among the " + std::to_string(r.points.size()) +
+                                 " designs these constraints allow");
+  } else {
+    std::map<std::string, ir::EntryKind> want;
+    size_t i = 0;
+    while (i <= entries.size() && !entries.empty()) {
+      size_t comma = entries.find(',', i);
+      std::string item = entries.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+      size_t eq = item.find('=');
+      auto k = eq == std::string::npos ? std::nullopt : ir::parseEntryKind(item.substr(eq + 1));
+      if (!k) throw Error("--entries", "expected TENSOR=ENTRY, found '" + item + "'");
+      want[item.substr(0, eq)] = *k;
+      if (comma == std::string::npos) break;
+      i = comma + 1;
+    }
+    for (const dse::DesignPoint& d : r.points) {
+      bool ok = true;
+      for (size_t a = 0; a < v.accesses.size(); ++a) {
+        auto it = want.find(v.accesses[a].name);
+        ok &= it == want.end() || it->second == d.entries[a].kind;
+      }
+      if (ok) {
+        chosen.push_back(d);
+        break;
+      }
+    }
+    if (chosen.empty() && entries.empty()) chosen.push_back(r.points.front());
+    if (chosen.empty()) throw Error("--entries", "no design has these entries");
+  }
+  if (o.limit && chosen.size() > o.limit) chosen.resize(o.limit);
+
+  verify::Options vo;
+  vo.workDir = o.work;
+  vo.seed = o.seed;
+  vo.trials = o.trials;
+  vo.wave = o.wave;
+  vo.jobs = o.jobs;
+  std::mutex mu;
+  bool tty = !o.quiet && ::isatty(2);
+  if (tty)
+    vo.progress = [&](size_t done, size_t total) {
+      std::lock_guard<std::mutex> lock(mu);
+      std::fprintf(stderr, "\r%zu/%zu designs verified", done, total);
+      if (done == total) std::fprintf(stderr, "\r%*s\r", 40, "");
+    };
+  std::vector<verify::Result> results = verify::verifyDesigns(prog, stmt, chosen, eo, vo);
+  size_t failed = 0;
+  std::printf("%s: %s\n%-6s %-10s %9s %9s %7s  %s\n", prog.statements[stmt].name.c_str(),
+              prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted", "util",
+              "dataflow");
+  for (const verify::Result& res : results) {
+    bool pass = res.pass();
+    failed += !pass;
+    const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
+    std::printf("%-6s %-10s %9lld %9lld %6.1f%%  %s on %lldx%lld\n", pass ? "PASS" : "FAIL",
+                res.id.c_str(), t ? static_cast<long long>(t->measured) : 0LL,
+                t ? static_cast<long long>(t->predicted) : 0LL, 100.0 * res.utilization(),
+                res.spec.c_str(), static_cast<long long>(res.p), static_cast<long long>(res.q));
+    if (!res.error.empty()) std::printf("  %s\n", res.error.c_str());
+    for (const verify::Trial& tr : res.trials) {
+      if (tr.pass) continue;
+      std::printf("  seed %llu: %zu of %zu outputs differ; cycles measured %lld, predicted %lld\n",
+                  static_cast<unsigned long long>(tr.seed), tr.mismatches, tr.elements,
+                  static_cast<long long>(tr.measured), static_cast<long long>(tr.predicted));
+      std::istringstream rep(tr.report);
+      std::string line;
+      while (std::getline(rep, line))
+        std::printf("    %s\n", line.c_str());
+      if (!tr.wave.empty()) std::printf("    waveform: %s\n", tr.wave.c_str());
+    }
+  }
+  std::printf("%zu design(s), %zu trial(s) each: %zu passed, %zu failed\n", results.size(),
+              static_cast<size_t>(o.trials), results.size() - failed, failed);
+  return failed ? 1 : 0;
+}
+
+} // namespace
+
+Action addVerifyCommand(CLI::App& app) {
+  auto o = std::make_shared<VerifyCli>();
+  CLI::App* cmd =
+      app.add_subcommand("verify", "Simulate designs in Verilator against the reference model");
+  cmd->footer(
+      "Examples:\n"
+      "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4\n"
+      "      the best design by latency\n"
+      "  rubick verify examples/gemm.tc --max-fanout 8 --point 047b034bce --trials 3\n"
+      "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4 --all --cover roles\n"
+      "      one design for each access entry in each role\n\n"
+      "Each design is emitted into WORK/<id>/, built with Verilator together with rubick's\n"
+      "harness (reused while unchanged), and run per trial: random inputs over the whole type\n"
+      "range (extremes included) go in through the host port, every output is compared with\n"
+      "the reference model, and the cycles from start to done with the explorer's latency.\n"
+      "A failing trial prints its first mismatches and leaves a waveform. Exit status 1 when\n"
+      "any design fails. docs/verification.md explains how to read a failure.");
+  addInputOptions(*cmd, o->input);
+  addSearchOptions(*cmd, o->search);
+  cmd->add_option("--point", o->point, "The design ID from `rubick explore`")->type_name("ID");
+  cmd->add_flag("--all", o->all, "Every design the constraints allow (ranked order)");
+  cmd->add_option("--cover", o->cover,
+                  "With --all: only the first design for each entry in each role (roles), or for "
+                  "each entry combination (combinations)")
+      ->type_name("roles|combinations");
+  cmd->add_option("--limit", o->limit, "At most N designs")->type_name("N");
+  cmd->add_option("--seed", o->seed, "Seed of the first trial's random inputs (default 1)")
+      ->type_name("S");
+  cmd->add_option("--trials", o->trials, "Random input sets per design (default 1)")
+      ->type_name("N");
+  cmd->add_option("--wave", o->wave, "Write the first trial's waveform to FILE.fst")
+      ->type_name("FILE.fst");
+  cmd->add_option("--work", o->work, "Work directory (default /tmp/rubick-verify)")
+      ->type_name("DIR");
+  cmd->add_option("--jobs", o->jobs, "Designs built and simulated at once (default: all cores)")
+      ->type_name("N");
+  cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");
+  return [o] { return runVerify(*o); };
+}
+
+} // namespace rubick::cli
