@@ -2,6 +2,7 @@
 
 #include "rubick/dataflow/Decompose.h"
 #include "rubick/dse/Report.h"
+#include "rubick/support/TextTable.h"
 
 #include <cstdio>
 #include <sstream>
@@ -30,8 +31,8 @@ std::string compact(double x) {
 } // namespace
 
 std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r, size_t top) {
-  std::vector<std::string> head = {"rank", "id", "P", "array", "latency", "util", "buffer",
-                                   "wires", "fan", "area"};
+  std::vector<std::string> head = {"rank", "id",     "P",     "array", "latency",
+                                   "util", "buffer", "wires", "fan",   "area"};
   for (const dataflow::AccessView& a : v.accesses)
     head.push_back(a.name + (a.write ? " (out)" : ""));
   head.push_back("dataflow");
@@ -42,7 +43,8 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
     std::vector<std::string> row = {std::to_string(i + 1),
                                     d.id,
                                     d.pareto ? "*" : "",
-                                    std::to_string(d.dataflow.p) + "x" + std::to_string(d.dataflow.q),
+                                    std::to_string(d.dataflow.p) + "x" +
+                                        std::to_string(d.dataflow.q),
                                     std::to_string(m.latency),
                                     percent(m.utilization),
                                     kib(m.bufferBytes),
@@ -55,32 +57,9 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
     row.push_back(dataflow::toSpec(d.dataflow, v));
     rows.push_back(std::move(row));
   }
-  std::vector<size_t> width(head.size());
-  for (size_t c = 0; c < head.size(); ++c) {
-    width[c] = head[c].size();
-    for (const auto& row : rows)
-      width[c] = std::max(width[c], row[c].size());
-  }
-  // Numbers right-aligned, names left-aligned; the last column is not padded.
-  auto rightAligned = [](size_t c) { return c == 0 || (c >= 4 && c <= 9); };
+  // Numbers right-aligned, names left-aligned.
   std::ostringstream os;
-  auto emit = [&](const std::vector<std::string>& cells) {
-    std::string line;
-    for (size_t c = 0; c < cells.size(); ++c) {
-      std::string cell = cells[c];
-      if (c + 1 < cells.size()) {
-        std::string pad(width[c] - cell.size(), ' ');
-        cell = rightAligned(c) ? pad + cell : cell + pad;
-      }
-      line += (c ? "  " : "") + cell;
-    }
-    while (!line.empty() && line.back() == ' ')
-      line.pop_back();
-    os << line << "\n";
-  };
-  emit(head);
-  for (const auto& row : rows)
-    emit(row);
+  os << formatColumns(head, rows, [](size_t c) { return c == 0 || (c >= 4 && c <= 9); });
   if (r.points.size() > top)
     os << "... " << r.points.size() - top << " more (--top N to show more, --csv for all)\n";
   return os.str();

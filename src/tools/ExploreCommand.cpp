@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "DataflowOptions.h"
 #include "InputOptions.h"
+#include "PipelineOptions.h"
 #include "Progress.h"
 #include "SearchOptions.h"
 
@@ -30,6 +31,18 @@ struct ExploreCli {
 int runExplore(const ExploreCli& o) {
   auto started = std::chrono::steady_clock::now();
   tc::Program prog = loadInput(o.input);
+  if (wantsPipeline(prog, o.search)) {
+    if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
+      throw Error("explore", "--json, --csv and --plot are for single statements (use --stmt)");
+    attn::PipelineResult r = explorePipelines(prog, o.input, o.search);
+    std::cout << pipelineTable(prog, r, o.top);
+    if (!o.quiet) {
+      double secs =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::fprintf(stderr, "rubick: %zu pipelines in %.2f s\n", r.points.size(), secs);
+    }
+    return 0;
+  }
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
 
@@ -60,9 +73,9 @@ int runExplore(const ExploreCli& o) {
                            : std::to_string(c.arrays.size()) + " shapes";
   std::cout << prog.statements[stmt].name << ": " << prog.statements[stmt].text << "\n"
             << (targetName.empty() ? "" : "target " + targetName + ", ") << "arrays " << arrays
-            << ", objective " << dse::toString(eo.objective) << ": "
-            << r.stats.designs << " designs from " << r.stats.spaceTimeMatrices
-            << " space-time matrices, " << r.stats.pareto << " Pareto-optimal (*)\n\n"
+            << ", objective " << dse::toString(eo.objective) << ": " << r.stats.designs
+            << " designs from " << r.stats.spaceTimeMatrices << " space-time matrices, "
+            << r.stats.pareto << " Pareto-optimal (*)\n\n"
             << dse::formatTable(v, r, o.top);
   std::cout.flush();
   if (!o.quiet) {

@@ -9,8 +9,8 @@ namespace {
 std::vector<dse::ArrayShape> parseRange(const std::string& text) {
   size_t dots = text.find("..");
   auto bad = [&] {
-    throw Error("--array-range", "expected LO..HI with 1 <= LO <= HI <= 256 (such as 4..16), found '" +
-                                     text + "'");
+    throw Error("--array-range",
+                "expected LO..HI with 1 <= LO <= HI <= 256 (such as 4..16), found '" + text + "'");
   };
   if (dots == std::string::npos || dots == 0 || dots + 2 >= text.size()) bad();
   std::string lo = text.substr(0, dots), hi = text.substr(dots + 2);
@@ -69,6 +69,11 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
       ->type_name("FILE");
   cmd.add_option("--objective", o.objective, "Rank by latency, wires, area or buffer")
       ->type_name("NAME");
+  cmd.add_option("--block-keys", o.blockKeys,
+                 "Attention pipelines: key-block sizes to consider, e.g. 16,128 (default: all keys "
+                 "in one block, and every power of two from 4 below that)")
+      ->type_name("N,...")
+      ->delimiter(',');
   cmd.add_option("--threads", o.threads, "Worker threads (default: all cores)")->type_name("N");
 }
 
@@ -102,7 +107,8 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
   if (o.maxFanout >= 0) c.maxFanout = o.maxFanout;
   if (o.maxPorts >= 0) c.maxPorts = o.maxPorts;
   if (o.bufferKib > (int64_t(1) << 40))
-    throw Error("--buffer-kib", "buffer budget " + std::to_string(o.bufferKib) + " KiB is too large");
+    throw Error("--buffer-kib",
+                "buffer budget " + std::to_string(o.bufferKib) + " KiB is too large");
   if (o.bufferKib >= 0) c.bufferBytes = o.bufferKib * 1024;
   if (!o.entries.empty()) c.entries = dse::parseEntrySet(o.entries, "--entries");
   if (!o.dtype.empty()) dtype = o.dtype;

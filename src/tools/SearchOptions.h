@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 namespace rubick::cli {
 
@@ -18,6 +19,7 @@ struct SearchOptions {
   int64_t maxFanout = -1, maxPorts = -1, bufferKib = -1;
   std::string entries, dtype, target, costTable, objective = "latency";
   unsigned threads = 0;
+  std::vector<int64_t> blockKeys; // attention pipelines: key-block sizes to consider
 };
 
 void addSearchOptions(CLI::App& cmd, SearchOptions& o);

@@ -17,7 +17,7 @@ input=$(sed -n 's/^# input: //p' "$case.tc")
 outdir=$(mktemp -d)
 trap 'rm -rf "$outdir"' EXIT
 output=(-o "$outdir/out")
-case " $args " in *" -o "* | *"@OUT"* | *"emit "*) output=() ;; esac
+case " $args " in *" -o "* | *"@OUT"* | *"emit "* | *"explore "*) output=() ;; esac
 args=${args//@OUT/$outdir/out}
 # shellcheck disable=SC2086
 "$rubick" $args "$input" "${output[@]}" >"$outdir/.stdout" 2>"$outdir/.stderr"

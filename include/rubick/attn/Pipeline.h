@@ -1,0 +1,101 @@
+#pragma once
+// The fused attention pipeline and its exploration.
+//
+// Hardware (docs/attention.md): two PE arrays, each an ordinary rubick design, one for the
+// scores (GEMM 1: Sc = Q K^T over a block of keys) and one for the weighted values (GEMM 2:
+// U = E V over the same block), and a vector unit between them that owns the row state (running
+// max, running sum, the accumulated U) and does everything row-wise. Per block of `blockKeys`
+// keys the sequencer runs: copy K and V of the block from the key/value store into the two
+// arrays' banks, GEMM 1, the row-max pass over its output banks, the exp pass (writes E into
+// GEMM 2's input banks and sums it), GEMM 2, the accumulate pass (U_acc = U_acc * alpha + U);
+// after the last block, the normalise pass (O = U_acc / sum). Scores and exponentials never leave
+// the chip; with one block (blockKeys >= S) this is plain softmax, otherwise the online softmax
+// of docs/attention-numerics.md.
+//
+// Every phase has a fixed length known at compile time, so the pipeline's latency is exact.
+
+#include "rubick/attn/AttentionForm.h"
+#include "rubick/dse/Explore.h"
+#include "rubick/frontend/Program.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rubick::attn {
+
+/// A GEMM stage: the program rebound to the block size, the statement, its view and design.
+struct GemmStage {
+  tc::Program prog;
+  size_t stmt = 0;
+  dataflow::StatementView view;
+  dse::DesignPoint design;
+  std::vector<int64_t> elementBits; // per access (write first), as the hardware stores them
+};
+
+/// Cycles of each phase; `perBlock` phases run once per block (the last block may be shorter,
+/// but the hardware still runs full-length phases: the masked keys cost their cycles).
+struct PipelineTiming {
+  int64_t copy = 0, gemm1 = 0, rowMax = 0, exp = 0, gemm2 = 0, accumulate = 0; // per block
+  int64_t normalise = 0;                                                       // once
+  int64_t blocks = 1;
+  int64_t perHead() const {
+    return blocks * (copy + gemm1 + rowMax + exp + gemm2 + accumulate) + normalise;
+  }
+};
+
+/// Element counts the vector unit's sequences walk (places: an element stored in n banks
+/// counts n).
+struct PipelineCounts {
+  int64_t keyPlaces = 0;   // K elements of one block, over GEMM 1's banks
+  int64_t valuePlaces = 0; // V elements of one block, over GEMM 2's banks
+  int64_t expPlaces = 0;   // E elements of one block, over GEMM 2's banks
+};
+
+struct PipelinePoint {
+  std::string id;
+  int64_t blockKeys = 0;
+  int64_t heads = 1;
+  GemmStage g1, g2;
+  PipelineCounts counts;
+  PipelineTiming timing;
+  int64_t latency = 0;     // all heads, start to done
+  int64_t bufferBytes = 0; // both arrays' banks + key/value store + vector unit state
+  int64_t scoreBytes = 0;  // of which the score banks (GEMM 1's output)
+  int64_t wires = 0;
+  double area = 0;
+  int64_t macs = 0;       // both GEMMs, all heads
+  double utilization = 0; // macs / (PEs of both arrays x latency)
+  bool pareto = false;
+};
+
+struct PipelineOptions {
+  dse::ExploreOptions explore; // array shapes and constraints of each GEMM array; the buffer
+                               // budget applies to the whole pipeline
+  /// Key-block sizes to consider; empty: S and every power of two from 4 below S.
+  std::vector<int64_t> blockKeys;
+  /// Designs of each GEMM (best by the objective) combined per block size.
+  size_t perGemm = 6;
+  /// Rebinds the program to other sizes (the block size replaces the key size).
+  std::function<tc::Program(const std::vector<std::pair<std::string, int64_t>>&)> rebind;
+};
+
+struct PipelineResult {
+  AttentionForm form;
+  std::vector<PipelinePoint> points; // ranked by the objective
+  size_t combinations = 0;           // (block, GEMM 1 design, GEMM 2 design) triples costed
+  size_t overBudget = 0;             // of which removed by the buffer budget
+};
+
+/// Explores the pipeline. Throws rubick::Error when no design fits.
+PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& form,
+                               const PipelineOptions& o);
+
+/// The timing of one pipeline (exposed for the emitter and the tests).
+PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, int64_t blockKeys,
+                              int64_t latency1, int64_t latency2);
+
+/// Cycles of the reciprocal unit (rtl_templates/rubick_recip.v): one per quotient bit + 2.
+inline constexpr int64_t kRecipCycles = 35;
+
+} // namespace rubick::attn

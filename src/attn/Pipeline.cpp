@@ -1,0 +1,243 @@
+// Exploring the fused attention pipeline: block sizes x the best designs of each GEMM.
+
+#include "rubick/attn/Pipeline.h"
+
+#include "rubick/arch/HostMap.h"
+#include "rubick/arch/Plan.h"
+#include "rubick/dataflow/StatementView.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace rubick::attn {
+namespace {
+
+int64_t bytesOf(int64_t bits) {
+  return (bits + 7) / 8;
+}
+
+// Bits of the running sum: at most S values below 2^15.
+int64_t sumBits(const AttentionForm& f) {
+  return 15 + arch::bitsFor(f.s) + 1;
+}
+
+std::vector<int64_t> blockCandidates(const AttentionForm& f, const PipelineOptions& o) {
+  if (!o.blockKeys.empty()) {
+    std::vector<int64_t> out;
+    for (int64_t b : o.blockKeys) {
+      if (b < 1) throw Error("--block-keys", "a key block needs at least 1 key");
+      if (b > f.s)
+        throw Error("--block-keys", "a key block of " + std::to_string(b) +
+                                        " keys is larger than the " + std::to_string(f.s) +
+                                        " keys there are");
+      if (b < f.s && f.keySize.empty())
+        throw Error("--block-keys", "the key dimension is a literal; only one block of all " +
+                                        std::to_string(f.s) + " keys is possible");
+      out.push_back(b);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+  std::vector<int64_t> out = {f.s};
+  if (!f.keySize.empty())
+    for (int64_t b = 4; b < f.s; b *= 2)
+      out.push_back(b);
+  return out;
+}
+
+std::vector<int64_t> stageBits(const tc::Program& p, const dataflow::StatementView& v,
+                               int eTensor) {
+  std::vector<int64_t> bits;
+  for (const dataflow::AccessView& a : v.accesses)
+    bits.push_back(a.tensor == eTensor && !a.write ? 16 : tc::bitWidth(p.tensors[a.tensor].type));
+  return bits;
+}
+
+int64_t placesOf(const std::vector<arch::TensorMap>& maps, const dataflow::StatementView& v,
+                 int tensor) {
+  int64_t n = 0;
+  for (size_t a = 0; a < v.accesses.size(); ++a)
+    if (v.accesses[a].tensor == tensor && !v.accesses[a].write) {
+      for (const auto& places : maps[a].elements)
+        n += int64_t(places.size());
+      return n;
+    }
+  return n;
+}
+
+std::vector<arch::TensorMap> mapOf(const GemmStage& g) {
+  arch::Plan plan =
+      arch::makePlan(g.prog, g.view, g.design.dataflow, g.design.entries, g.elementBits, "probe");
+  return arch::hostMap(g.prog, g.view, g.design.dataflow, plan);
+}
+
+std::string pipelineId(const PipelinePoint& p) {
+  std::string text = p.g1.design.id + "|" + p.g2.design.id + "|" + std::to_string(p.blockKeys) +
+                     "|" + std::to_string(p.heads);
+  uint64_t h = 1469598103934665603ull; // FNV-1a, like design IDs
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string id(10, '0');
+  for (int i = 9; i >= 0; --i, h >>= 4)
+    id[i] = hex[h & 15];
+  return id;
+}
+
+double objectiveValue(const PipelinePoint& p, dse::Objective o) {
+  switch (o) {
+  case dse::Objective::Wires:
+    return double(p.wires);
+  case dse::Objective::Area:
+    return p.area;
+  case dse::Objective::Buffer:
+    return double(p.bufferBytes);
+  case dse::Objective::Latency:
+    break;
+  }
+  return double(p.latency);
+}
+
+void markPareto(std::vector<PipelinePoint>& ps, bool useArea) {
+  for (PipelinePoint& a : ps) {
+    a.pareto = true;
+    double a2 = useArea ? a.area : double(a.wires);
+    for (const PipelinePoint& b : ps) {
+      double b2 = useArea ? b.area : double(b.wires);
+      bool noWorse = b.latency <= a.latency && b2 <= a2 && b.bufferBytes <= a.bufferBytes;
+      bool better = b.latency < a.latency || b2 < a2 || b.bufferBytes < a.bufferBytes;
+      if (noWorse && better) {
+        a.pareto = false;
+        break;
+      }
+    }
+  }
+}
+
+} // namespace
+
+PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, int64_t blockKeys,
+                              int64_t latency1, int64_t latency2) {
+  // One item per cycle in every pass; the constants are each pass's pipeline fill plus the
+  // cycle that hands over to the next phase (docs/attention.md, "Schedule").
+  PipelineTiming t;
+  t.blocks = (f.s + blockKeys - 1) / blockKeys;
+  t.copy = std::max(c.keyPlaces, c.valuePlaces) + 2;
+  t.gemm1 = latency1 + 2;
+  t.rowMax = f.l * blockKeys + 2;
+  t.exp = c.expPlaces + 3;
+  t.gemm2 = latency2 + 2;
+  t.accumulate = f.l * f.dv + 3;
+  t.normalise = f.l * (kRecipCycles + f.dv + 3);
+  return t;
+}
+
+PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& form,
+                               const PipelineOptions& o) {
+  PipelineResult r;
+  r.form = form;
+  dse::ExploreOptions eo = o.explore;
+  const int64_t budget = eo.constraints.bufferBytes;
+  eo.constraints.bufferBytes = 0; // applies to the whole pipeline
+  eo.progress = nullptr;
+
+  const AttentionForm& f = form;
+  // Everything outside the two arrays: the key/value store, the row state, U_acc and O.
+  const tc::Tensor& kt = prog.tensors[f.k];
+  const tc::Tensor& vt = prog.tensors[f.v];
+  const tc::Tensor& ot = prog.tensors[f.o];
+  const int64_t storeBytes =
+      f.s * f.d * bytesOf(tc::bitWidth(kt.type)) + f.s * f.dv * bytesOf(tc::bitWidth(vt.type));
+  const int64_t stateBytes = f.l * (4 + 4 + bytesOf(sumBits(f)) + 2) + f.l * f.dv * 4 +
+                             f.l * f.dv * bytesOf(tc::bitWidth(ot.type));
+
+  std::vector<dse::DesignPoint> none;
+  for (int64_t bk : blockCandidates(f, o)) {
+    tc::Program p = bk == f.s || !o.rebind ? prog : [&] {
+      std::vector<std::pair<std::string, int64_t>> sizes = prog.sizes;
+      for (auto& [n, val] : sizes)
+        if (n == f.keySize) val = bk;
+      return o.rebind(sizes);
+    }();
+    GemmStage base1, base2;
+    for (GemmStage* g : {&base1, &base2}) {
+      g->prog = p;
+      g->stmt = g == &base1 ? f.score : f.values;
+      g->view = dataflow::viewStatement(p, g->stmt);
+      g->elementBits = stageBits(p, g->view, f.e);
+    }
+    auto best = [&](const GemmStage& g) {
+      dse::ExploreOptions x = eo;
+      x.constraints.elementBits = g.elementBits;
+      dse::ExploreResult er = dse::explore(g.view, x);
+      if (er.points.size() > o.perGemm) er.points.resize(o.perGemm);
+      return er.points;
+    };
+    std::vector<dse::DesignPoint> d1 = best(base1), d2 = best(base2);
+    std::vector<int64_t> keyPlaces, valuePlaces, expPlaces;
+    for (const dse::DesignPoint& d : d1) {
+      GemmStage g = base1;
+      g.design = d;
+      keyPlaces.push_back(placesOf(mapOf(g), g.view, f.k));
+    }
+    for (const dse::DesignPoint& d : d2) {
+      GemmStage g = base2;
+      g.design = d;
+      auto maps = mapOf(g);
+      valuePlaces.push_back(placesOf(maps, g.view, f.v));
+      expPlaces.push_back(placesOf(maps, g.view, f.e));
+    }
+    for (size_t a = 0; a < d1.size(); ++a)
+      for (size_t b = 0; b < d2.size(); ++b) {
+        ++r.combinations;
+        PipelinePoint pt;
+        pt.blockKeys = bk;
+        pt.heads = f.heads;
+        pt.g1 = base1;
+        pt.g1.design = d1[a];
+        pt.g2 = base2;
+        pt.g2.design = d2[b];
+        pt.counts = {keyPlaces[a], valuePlaces[b], expPlaces[b]};
+        pt.timing = pipelineTiming(f, pt.counts, bk, d1[a].metrics.latency, d2[b].metrics.latency);
+        pt.latency = f.heads * pt.timing.perHead();
+        pt.scoreBytes = d1[a].metrics.tensors.front().bufferBytes;
+        pt.bufferBytes =
+            d1[a].metrics.bufferBytes + d2[b].metrics.bufferBytes + storeBytes + stateBytes;
+        pt.wires = d1[a].metrics.wires + d2[b].metrics.wires;
+        pt.area = d1[a].metrics.area + d2[b].metrics.area +
+                  eo.costs.sramAreaPerBit * double(8 * (storeBytes + stateBytes));
+        pt.macs = f.heads * (f.l * f.s * f.d + f.l * f.s * f.dv);
+        const int64_t pes =
+            d1[a].dataflow.p * d1[a].dataflow.q + d2[b].dataflow.p * d2[b].dataflow.q;
+        pt.utilization = double(pt.macs) / double(pes * pt.latency);
+        if (budget && pt.bufferBytes > budget) {
+          ++r.overBudget;
+          continue;
+        }
+        pt.id = pipelineId(pt);
+        r.points.push_back(std::move(pt));
+      }
+  }
+  if (r.points.empty())
+    throw Error("explore", r.combinations
+                               ? "no attention pipeline fits the buffer budget: " +
+                                     std::to_string(r.overBudget) +
+                                     " combinations need more (raise --buffer-kib or allow "
+                                     "smaller key blocks)"
+                               : "no design of the two GEMMs satisfies the constraints");
+  const dse::Objective obj = o.explore.objective;
+  std::stable_sort(
+      r.points.begin(), r.points.end(), [&](const PipelinePoint& x, const PipelinePoint& y) {
+        return std::make_tuple(objectiveValue(x, obj), x.latency, x.bufferBytes, x.wires, x.id) <
+               std::make_tuple(objectiveValue(y, obj), y.latency, y.bufferBytes, y.wires, y.id);
+      });
+  markPareto(r.points, obj == dse::Objective::Area);
+  return r;
+}
+
+} // namespace rubick::attn

@@ -1,0 +1,100 @@
+#include "PipelineOptions.h"
+
+#include "rubick/dataflow/Decompose.h"
+#include "rubick/frontend/Sema.h"
+#include "rubick/support/Diagnostic.h"
+#include "rubick/support/TextTable.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace rubick::cli {
+namespace {
+
+std::string kib(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / 1024.0);
+  return buf;
+}
+
+std::string percent(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
+  return buf;
+}
+
+// "X-systolic,Y-systolic,stationary" for the output, then the inputs.
+std::string entriesText(const attn::GemmStage& g) {
+  std::string s;
+  for (size_t a = 0; a < g.view.accesses.size(); ++a)
+    s += (a ? "," : "") + g.view.accesses[a].name + "=" + ir::toString(g.design.entries[a]);
+  return s;
+}
+
+} // namespace
+
+bool wantsPipeline(const tc::Program& prog, const SearchOptions& search) {
+  return prog.statements.size() > 1 && search.df.stmt.empty();
+}
+
+attn::PipelineResult explorePipelines(const tc::Program& prog, const InputOptions& input,
+                                      const SearchOptions& search) {
+  auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
+  attn::AttentionForm form = attn::recogniseAttention(prog, file);
+  if (!search.dtype.empty())
+    throw Error("--dtype", "attention pipelines take their element types from the program");
+  std::string targetName;
+  dataflow::StatementView v = dataflow::viewStatement(prog, form.score);
+  attn::PipelineOptions po;
+  po.explore = makeExploreOptions(search, prog, v, input.file, targetName);
+  po.blockKeys = search.blockKeys;
+  po.rebind = [&](const std::vector<std::pair<std::string, int64_t>>& sizes) {
+    tc::SemaOptions sema;
+    sema.defName = input.def;
+    for (const auto& [n, val] : sizes)
+      sema.sizes.push_back({n, val, {}});
+    return tc::loadProgram(input.file, sema);
+  };
+  return attn::explorePipeline(prog, form, po);
+}
+
+std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r, size_t top) {
+  const attn::AttentionForm& f = r.form;
+  std::ostringstream os;
+  os << prog.name << ": attention pipeline, L=" << f.l << " S=" << f.s << " D=" << f.d
+     << " Dv=" << f.dv << (f.multiHead ? " heads=" + std::to_string(f.heads) : "") << "\n"
+     << "  GEMM 1 (scores):  " << prog.statements[f.score].text << "\n"
+     << "  vector unit:      " << prog.statements[f.rowMax].text << "; "
+     << prog.statements[f.exp].text << "; " << prog.statements[f.rowSum].text << "\n"
+     << "  GEMM 2 (values):  " << prog.statements[f.values].text << "\n"
+     << "  vector unit:      " << prog.statements[f.normalise].text << "\n"
+     << r.points.size() << " pipelines from " << r.combinations << " combinations"
+     << (r.overBudget ? " (" + std::to_string(r.overBudget) + " over the buffer budget)" : "")
+     << "\n\n";
+  std::vector<std::string> head = {"rank",   "id",     "P",     "block",  "latency", "util",
+                                   "buffer", "scores", "wires", "GEMM 1", "GEMM 2"};
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < r.points.size() && i < top; ++i) {
+    const attn::PipelinePoint& p = r.points[i];
+    auto stage = [](const attn::GemmStage& g) {
+      return g.design.id + " " + std::to_string(g.design.dataflow.p) + "x" +
+             std::to_string(g.design.dataflow.q) + " " + entriesText(g);
+    };
+    rows.push_back({std::to_string(i + 1), p.id, p.pareto ? "*" : "", std::to_string(p.blockKeys),
+                    std::to_string(p.latency), percent(p.utilization), kib(p.bufferBytes),
+                    kib(p.scoreBytes), std::to_string(p.wires), stage(p.g1), stage(p.g2)});
+  }
+  os << formatColumns(head, rows, [](size_t c) { return c == 0 || (c >= 3 && c <= 8); });
+  if (r.points.size() > top) os << "... " << r.points.size() - top << " more (--top N)\n";
+  if (!r.points.empty()) {
+    const attn::PipelinePoint& p = r.points.front();
+    const attn::PipelineTiming& t = p.timing;
+    os << "\nrank 1 per block (" << t.blocks << " block" << (t.blocks > 1 ? "s" : "") << "): copy "
+       << t.copy << ", GEMM 1 " << t.gemm1 << ", row max " << t.rowMax << ", exp " << t.exp
+       << ", GEMM 2 " << t.gemm2 << ", accumulate " << t.accumulate << " cycles; then normalise "
+       << t.normalise << " cycles\n";
+  }
+  return os.str();
+}
+
+} // namespace rubick::cli

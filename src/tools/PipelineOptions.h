@@ -1,0 +1,24 @@
+#pragma once
+// Multi-statement programs of the attention form: the pipeline search the explore, emit and
+// verify commands share.
+
+#include "InputOptions.h"
+#include "SearchOptions.h"
+
+#include "rubick/attn/Pipeline.h"
+
+#include <string>
+
+namespace rubick::cli {
+
+/// True when the command should work on the whole pipeline: several statements and no --stmt.
+bool wantsPipeline(const tc::Program& prog, const SearchOptions& search);
+
+/// Recognises the attention form and explores its pipelines under the search flags.
+attn::PipelineResult explorePipelines(const tc::Program& prog, const InputOptions& input,
+                                      const SearchOptions& search);
+
+/// The ranked table of pipelines `explore` prints.
+std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r, size_t top);
+
+} // namespace rubick::cli
