@@ -77,16 +77,7 @@ std::vector<arch::TensorMap> mapOf(const GemmStage& g) {
 std::string pipelineId(const PipelinePoint& p) {
   std::string text = p.g1.design.id + "|" + p.g2.design.id + "|" + std::to_string(p.blockKeys) +
                      "|" + std::to_string(p.heads);
-  uint64_t h = 1469598103934665603ull; // FNV-1a, like design IDs
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  static const char* hex = "0123456789abcdef";
-  std::string id(10, '0');
-  for (int i = 9; i >= 0; --i, h >>= 4)
-    id[i] = hex[h & 15];
-  return id;
+  return dse::hashId(text);
 }
 
 double objectiveValue(const PipelinePoint& p, dse::Objective o) {

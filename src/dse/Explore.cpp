@@ -13,10 +13,14 @@ using dataflow::StatementView;
 
 const char* toString(Objective o) {
   switch (o) {
-  case Objective::Latency: return "latency";
-  case Objective::Wires: return "wires";
-  case Objective::Area: return "area";
-  case Objective::Buffer: return "buffer";
+  case Objective::Latency:
+    return "latency";
+  case Objective::Wires:
+    return "wires";
+  case Objective::Area:
+    return "area";
+  case Objective::Buffer:
+    return "buffer";
   }
   return "?";
 }
@@ -27,6 +31,10 @@ std::string designId(const StatementView& v, const Dataflow& d) {
   for (int64_t e : v.extent)
     text += std::to_string(e) + ",";
   text += "|" + std::to_string(d.p) + "x" + std::to_string(d.q) + "|" + dataflow::toSpec(d, v);
+  return hashId(text);
+}
+
+std::string hashId(const std::string& text) {
   uint64_t h = 1469598103934665603ull; // FNV-1a, 64 bit
   for (unsigned char c : text) {
     h ^= c;
@@ -84,9 +92,8 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
   // 2. Per (shape, matrix): tilings, metrics, constraints.
   const size_t nm = matrices.size();
   std::vector<Batch> batches(c.arrays.size() * nm);
-  runParallel(batches.size(), o, [&](size_t i) {
-    costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], batches[i]);
-  });
+  runParallel(batches.size(), o,
+              [&](size_t i) { costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], batches[i]); });
 
   // 3. Merge in a fixed order, mark the front, rank.
   finish(o, batches, res);

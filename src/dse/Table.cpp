@@ -10,18 +10,6 @@
 namespace rubick::dse {
 namespace {
 
-std::string kib(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / 1024.0);
-  return buf;
-}
-
-std::string percent(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
-  return buf;
-}
-
 std::string compact(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f", x);
@@ -46,8 +34,8 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
                                     std::to_string(d.dataflow.p) + "x" +
                                         std::to_string(d.dataflow.q),
                                     std::to_string(m.latency),
-                                    percent(m.utilization),
-                                    kib(m.bufferBytes),
+                                    percentText(m.utilization),
+                                    kibText(m.bufferBytes),
                                     std::to_string(m.wires),
                                     std::to_string(std::max(m.maxFanout, m.maxFanin)),
                                     compact(m.area)};

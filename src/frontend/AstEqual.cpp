@@ -76,6 +76,7 @@ bool sameTree(const Module& a, const Module& b, std::string* why) {
     if (a.sizeDefaults[i].name != b.sizeDefaults[i].name ||
         a.sizeDefaults[i].value != b.sizeDefaults[i].value)
       return differ("size default " + std::to_string(i) + " differs");
+  if (a.expFrac != b.expFrac) return differ("exp_frac differs");
   if (a.defs.size() != b.defs.size()) return differ("number of defs differs");
   for (size_t i = 0; i < a.defs.size(); ++i)
     if (std::string w = defDifference(a.defs[i], b.defs[i]); !w.empty())

@@ -334,7 +334,9 @@ private:
 Module parse(const std::shared_ptr<const SourceFile>& file) {
   LexResult lexed = lex(file);
   Module m = Parser(file, std::move(lexed.tokens)).parseModule();
-  m.sizeDefaults = parseSizeDirectives(file, lexed.comments);
+  Directives dir = parseDirectives(file, lexed.comments);
+  m.sizeDefaults = std::move(dir.sizes);
+  m.expFrac = dir.expFrac;
   return m;
 }
 

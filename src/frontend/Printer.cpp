@@ -7,20 +7,30 @@ namespace {
 int precedence(const Expr& e) {
   switch (e.kind) {
   case Expr::Kind::Add:
-  case Expr::Kind::Sub: return 1;
+  case Expr::Kind::Sub:
+    return 1;
   case Expr::Kind::Mul:
-  case Expr::Kind::Div: return 2;
-  case Expr::Kind::Neg: return 3;
-  default: return 4;
+  case Expr::Kind::Div:
+    return 2;
+  case Expr::Kind::Neg:
+    return 3;
+  default:
+    return 4;
   }
 }
 
 std::string printAt(const Expr& e, int minPrec) {
   std::string s;
   switch (e.kind) {
-  case Expr::Kind::IntLit: s = std::to_string(e.intValue); break;
-  case Expr::Kind::FloatLit: s = e.text; break;
-  case Expr::Kind::Name: s = e.name; break;
+  case Expr::Kind::IntLit:
+    s = std::to_string(e.intValue);
+    break;
+  case Expr::Kind::FloatLit:
+    s = e.text;
+    break;
+  case Expr::Kind::Name:
+    s = e.name;
+    break;
   case Expr::Kind::Access:
   case Expr::Kind::Call:
     s = e.name + "(";
@@ -28,7 +38,9 @@ std::string printAt(const Expr& e, int minPrec) {
       s += (i ? ", " : "") + printAt(e.args[i], 0);
     s += ")";
     break;
-  case Expr::Kind::Neg: s = "-" + printAt(e.args[0], 3); break;
+  case Expr::Kind::Neg:
+    s = "-" + printAt(e.args[0], 3);
+    break;
   case Expr::Kind::Add:
   case Expr::Kind::Sub:
   case Expr::Kind::Mul:
@@ -65,7 +77,9 @@ std::string printDecl(const TensorDecl& t) {
 
 } // namespace
 
-std::string print(const Expr& e) { return printAt(e, 0); }
+std::string print(const Expr& e) {
+  return printAt(e, 0);
+}
 
 std::string print(const Stmt& st) {
   std::string s = st.lhs.name + "(";
@@ -97,9 +111,11 @@ std::string print(const Module& m) {
   if (!m.sizeDefaults.empty()) {
     s += "# rubick: size";
     for (size_t i = 0; i < m.sizeDefaults.size(); ++i)
-      s += (i ? ", " : " ") + m.sizeDefaults[i].name + "=" + std::to_string(m.sizeDefaults[i].value);
+      s +=
+          (i ? ", " : " ") + m.sizeDefaults[i].name + "=" + std::to_string(m.sizeDefaults[i].value);
     s += "\n";
   }
+  if (m.expFrac) s += "# rubick: fixed exp_frac=" + std::to_string(*m.expFrac) + "\n";
   for (size_t i = 0; i < m.defs.size(); ++i)
     s += (i ? "\n" : "") + print(m.defs[i]);
   return s;

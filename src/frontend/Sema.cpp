@@ -145,6 +145,7 @@ public:
   Program run() {
     const Def& d = pickDef();
     prog_.name = d.name.name;
+    prog_.expFrac = mod_.expFrac.value_or(kDefaultExpFrac);
     declare(d);
     bindSizes(d);
     materialiseDeclared(d);

@@ -1,5 +1,6 @@
 #include "rubick/ref/Interpreter.h"
 
+#include "rubick/ref/Fixed.h"
 #include "rubick/support/Diagnostic.h"
 
 #include <algorithm>
@@ -37,6 +38,7 @@ struct Evaluator {
   const tc::Statement& s;
   TensorData& data;
   const std::vector<int64_t>& n; // loop values
+  int outBits;                   // the written tensor's width: a quotient saturates to it
 
   int64_t elementIndex(const tc::Access& a) const {
     const tc::Tensor& t = prog.tensors[a.tensor];
@@ -71,7 +73,7 @@ struct Evaluator {
     case tc::Value::Kind::Mul:
       return mul(eval(v.args[0]), eval(v.args[1]));
     case tc::Value::Kind::Div:
-      unsupported(s, "division needs the fixed-point definition of the attention hardware");
+      return divide(eval(v.args[0]), eval(v.args[1]), outBits);
     case tc::Value::Kind::Call:
       if (v.func == "max") return std::max(eval(v.args[0]), eval(v.args[1]));
       if (v.func == "min") return std::min(eval(v.args[0]), eval(v.args[1]));
@@ -79,7 +81,8 @@ struct Evaluator {
         int64_t x = eval(v.args[0]);
         return x < 0 ? sub(0, x) : x;
       }
-      unsupported(s, "'" + v.func + "' needs the fixed-point definition of the attention hardware");
+      if (v.func == "exp") return expQ15(eval(v.args[0]), prog.expFrac);
+      unsupported(s, "unknown builtin '" + v.func + "'");
     }
     unsupported(s, "unknown operation");
   }
@@ -131,7 +134,7 @@ void runStatement(const tc::Program& prog, size_t stmt, TensorData& data) {
     n[l] = s.loops[l].lo;
   bool empty =
       std::any_of(s.loops.begin(), s.loops.end(), [](const tc::Loop& l) { return l.hi <= l.lo; });
-  Evaluator ev{prog, s, data, n};
+  Evaluator ev{prog, s, data, n, std::min(64, bits)};
   while (!empty) {
     int64_t value = wrap(ev.eval(s.rhs), bits);
     int64_t& slot = data[s.write.tensor][ev.elementIndex(s.write)];

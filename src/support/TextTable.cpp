@@ -1,6 +1,7 @@
 #include "rubick/support/TextTable.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 namespace rubick {
@@ -33,6 +34,18 @@ std::string formatColumns(const std::vector<std::string>& head,
   for (const auto& row : rows)
     emit(row);
   return os.str();
+}
+
+std::string kibText(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / 1024.0);
+  return buf;
+}
+
+std::string percentText(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
+  return buf;
 }
 
 } // namespace rubick

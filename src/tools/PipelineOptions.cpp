@@ -11,18 +11,6 @@
 namespace rubick::cli {
 namespace {
 
-std::string kib(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / 1024.0);
-  return buf;
-}
-
-std::string percent(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
-  return buf;
-}
-
 // "X-systolic,Y-systolic,stationary" for the output, then the inputs.
 std::string entriesText(const attn::GemmStage& g) {
   std::string s;
@@ -81,8 +69,8 @@ std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r
              std::to_string(g.design.dataflow.q) + " " + entriesText(g);
     };
     rows.push_back({std::to_string(i + 1), p.id, p.pareto ? "*" : "", std::to_string(p.blockKeys),
-                    std::to_string(p.latency), percent(p.utilization), kib(p.bufferBytes),
-                    kib(p.scoreBytes), std::to_string(p.wires), stage(p.g1), stage(p.g2)});
+                    std::to_string(p.latency), percentText(p.utilization), kibText(p.bufferBytes),
+                    kibText(p.scoreBytes), std::to_string(p.wires), stage(p.g1), stage(p.g2)});
   }
   os << formatColumns(head, rows, [](size_t c) { return c == 0 || (c >= 3 && c <= 8); });
   if (r.points.size() > top) os << "... " << r.points.size() - top << " more (--top N)\n";

@@ -23,7 +23,8 @@ tc::Program program(const std::string& text, std::vector<std::pair<std::string, 
 }
 
 std::vector<int64_t> random(size_t n, int bits, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int64_t> d(-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1);
+  std::uniform_int_distribution<int64_t> d(-(int64_t(1) << (bits - 1)),
+                                           (int64_t(1) << (bits - 1)) - 1);
   std::vector<int64_t> v(n);
   for (int64_t& x : v)
     x = d(rng);
@@ -102,8 +103,8 @@ TEST(Reference, ConvolutionMatchesNestedLoops) {
 
 TEST(Reference, WrapsToTheDeclaredType) {
   // 100 * 100 = 10000 = 0x2710; the low 8 bits 0x10 = 16; 3 terms: 30000 = 0x7530 -> 0x30 = 48.
-  tc::Program p = program("def f(int8(K) A, int8(K) B) -> (int8() C) { C() +=! A(k) * B(k) }",
-                          {{"K", 3}});
+  tc::Program p =
+      program("def f(int8(K) A, int8(K) B) -> (int8() C) { C() +=! A(k) * B(k) }", {{"K", 3}});
   TensorData in(p.tensors.size());
   in[p.findTensor("A")] = {100, 100, 100};
   in[p.findTensor("B")] = {100, 100, 100};
@@ -127,15 +128,50 @@ TEST(Reference, OtherReductionsAndMultipleStatements) {
   EXPECT_EQ(out[p.findTensor("C")], (std::vector<int64_t>{12, 1}));
 }
 
-TEST(Reference, RejectsWhatHasNoIntegerDefinitionYet) {
-  tc::Program p = program("def f(int8(N) A) -> (int32(N) B) { B(i) = exp(A(i)) }", {{"N", 2}});
+TEST(Reference, ExpUsesTheProgramsExpFrac) {
+  // exp(-1.0) is 12065 in Q0.15 (LUT[113] >> 1, see ref_fixed_test.cpp), whatever the format:
+  // with exp_frac = 4 the argument -16 means -1.0; with the default 12, -4096 does.
+  tc::Program p = program("# rubick: fixed exp_frac=4\n"
+                          "def f(int32(N) A) -> (B) { B(i) = exp(A(i)) }",
+                          {{"N", 4}});
+  EXPECT_EQ(p.expFrac, 4);
+  TensorData in(p.tensors.size());
+  in[p.findTensor("A")] = {0, -16, 5, -1000};
+  // -1000 / 16 = -62.5: far beyond the last table shift, 0.
+  EXPECT_EQ(interpret(p, in)[p.findTensor("B")], (std::vector<int64_t>{32767, 12065, 32767, 0}));
+  tc::Program d = program("def f(int32(N) A) -> (B) { B(i) = exp(A(i)) }", {{"N", 2}});
+  EXPECT_EQ(d.expFrac, 12);
+  TensorData din(d.tensors.size());
+  din[d.findTensor("A")] = {-4096, -16};
+  // -16 / 4096: d = 16, y = 1512768, n = 0, f = (y >> 20) & 255 = 1, LUT[1] = 32679.
+  EXPECT_EQ(interpret(d, din)[d.findTensor("B")], (std::vector<int64_t>{12065, 32679}));
+}
+
+TEST(Reference, DivisionRoundsAndSaturatesToTheWrittenType) {
+  tc::Program p = program("def f(int32(N) A, int32(N) B) -> (int8(N) C, int32(N) D) {\n"
+                          "  C(i) = A(i) / B(i)\n"
+                          "  D(i) = A(i) / B(i) + 1000\n}",
+                          {{"N", 5}});
+  TensorData in(p.tensors.size());
+  in[p.findTensor("A")] = {7, -7, 1000, -1000, 5};
+  in[p.findTensor("B")] = {2, 2, 3, 1, 0};
+  TensorData out = interpret(p, in);
+  // 3.5 -> 4, -3.5 -> -3 (half up), 333 and -1000 saturate to int8, x / 0 = 0.
+  EXPECT_EQ(out[p.findTensor("C")], (std::vector<int64_t>{4, -3, 127, -128, 0}));
+  // In int32 nothing saturates; the quotient then takes part in the rest of the expression.
+  EXPECT_EQ(out[p.findTensor("D")], (std::vector<int64_t>{1004, 997, 1333, 0, 1000}));
+}
+
+TEST(Reference, RejectsFloats) {
+  tc::Program p = program("def f(int8(N) A) -> (int32(N) B) { B(i) = A(i) * 1.5 }", {{"N", 2}});
   TensorData in(p.tensors.size());
   in[p.findTensor("A")] = {1, 2};
   try {
     interpret(p, in);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_NE(e.diag().message.find("'exp' needs the fixed-point definition"), std::string::npos);
+    EXPECT_NE(e.diag().message.find("floating-point literals are not supported"),
+              std::string::npos);
   }
 }
 

@@ -1,6 +1,9 @@
-// `# rubick: size M=64, N=64` comments and --size lists.
+// `# rubick: size M=64, N=64` and `# rubick: fixed exp_frac=F` comments, and --size lists.
 
 #include "rubick/frontend/SizeDirective.h"
+
+#include "rubick/frontend/AstEqual.h"
+#include "rubick/frontend/Printer.h"
 
 #include "tc_test_util.h"
 
@@ -60,6 +63,7 @@ TEST(SizeDirective, Errors) {
   EXPECT_EQ(directiveError("# rubick: size M=x"), "size 'M' needs an integer value, found 'x'");
   EXPECT_EQ(directiveError("# rubick: size M="), "size 'M' needs an integer value, found ''");
   EXPECT_EQ(directiveError("# rubick: size M=4k"), "size 'M' needs an integer value, found '4k'");
+  EXPECT_EQ(directiveError("# rubick: size M=2.5"), "size 'M' needs an integer value, found '2.5'");
   EXPECT_EQ(directiveError("# rubick: size M=0"), "size M=0 must be positive");
   EXPECT_EQ(directiveError("# rubick: size M=-3"), "size M=-3 must be positive");
   EXPECT_EQ(directiveError("# rubick: size M=2147483648"),
@@ -69,8 +73,70 @@ TEST(SizeDirective, Errors) {
   EXPECT_EQ(directiveError("# rubick: size M=4, M=4"), "size 'M' is given twice");
   EXPECT_EQ(directiveError("# rubick: size M=4\n# rubick: size M=5"), "size 'M' is given twice");
   EXPECT_EQ(directiveError("# rubick: sizes M=4"),
-            "unknown rubick directive 'sizes' (known: size)");
-  EXPECT_EQ(directiveError("# rubick:"), "unknown rubick directive '' (known: size)");
+            "unknown rubick directive 'sizes' (known: size, fixed)");
+  EXPECT_EQ(directiveError("# rubick:"), "unknown rubick directive '' (known: size, fixed)");
+}
+
+TEST(FixedDirective, Forms) {
+  const std::string body = "\ndef f() -> (x) { x = 1 }";
+  auto frac = [&](const std::string& comments) { return parseText(comments + body).expFrac; };
+  EXPECT_EQ(frac(""), std::nullopt);
+  EXPECT_EQ(frac("# rubick: fixed exp_frac=8"), 8);
+  EXPECT_EQ(frac("// rubick: fixed exp_frac = 0"), 0);
+  EXPECT_EQ(frac("#rubick:fixed ,exp_frac=024,"), 24);
+  EXPECT_EQ(frac("# rubick: size M=4\n# rubick: fixed exp_frac=16\n# rubick: size N=2"), 16);
+  // Sema carries it into the program, with 12 when the file says nothing.
+  EXPECT_EQ(test::analyzeText("def f() -> (x) { x = 1 }").expFrac, 12);
+  EXPECT_EQ(test::analyzeText("# rubick: fixed exp_frac=3" + body).expFrac, 3);
+  // The printer writes it back, so a printed program parses to the same tree.
+  Module m = parseText("# rubick: fixed exp_frac=9" + body);
+  std::string printed = print(m);
+  EXPECT_NE(printed.find("# rubick: fixed exp_frac=9\n"), std::string::npos) << printed;
+  EXPECT_TRUE(sameTree(m, parseText(printed)));
+  EXPECT_FALSE(sameTree(m, parseText("# rubick: fixed exp_frac=10" + body)));
+  EXPECT_FALSE(sameTree(m, parseText(body)));
+}
+
+TEST(FixedDirective, Errors) {
+  EXPECT_EQ(directiveError("# rubick: fixed"),
+            "expected a fixed-point setting, such as exp_frac=12");
+  EXPECT_EQ(directiveError("# rubick: fixed 12"),
+            "expected a fixed-point setting (such as exp_frac=12), found '1'");
+  EXPECT_EQ(directiveError("# rubick: fixed frac=12"),
+            "unknown fixed-point setting 'frac' (known: exp_frac)");
+  EXPECT_EQ(directiveError("# rubick: fixed exp_frac"),
+            "expected '=' and a value after 'exp_frac'");
+  EXPECT_EQ(directiveError("# rubick: fixed exp_frac=x"),
+            "exp_frac needs an integer value, found 'x'");
+  EXPECT_EQ(directiveError("# rubick: fixed exp_frac=1.5"),
+            "exp_frac needs an integer value, found '1.5'");
+  EXPECT_EQ(directiveError("# rubick: fixed exp_frac=25"), "exp_frac=25 is out of range (0..24)");
+  EXPECT_EQ(directiveError("# rubick: fixed exp_frac=-1"), "exp_frac=-1 is out of range (0..24)");
+  EXPECT_EQ(directiveError("# rubick: fixed exp_frac=99999999999999999999"),
+            "exp_frac=99999999999999999999 is out of range (0..24)");
+  EXPECT_EQ(directiveError("# rubick: fixed exp_frac=8, exp_frac=8"), "exp_frac is given twice");
+  EXPECT_EQ(directiveError("# rubick: fixed exp_frac=8\n# rubick: fixed exp_frac=9"),
+            "exp_frac is given twice");
+}
+
+TEST(FixedDirective, Locations) {
+  try {
+    parseText(
+        "# rubick: fixed exp_frac=8\n// rubick: fixed  exp_frac=30\ndef f() -> (x) { x = 1 }");
+    FAIL();
+  } catch (const Error& e) {
+    // Line 2: "// rubick: fixed  exp_frac=30", the value starts at column 28.
+    EXPECT_EQ(e.diag().loc, (SourceLoc{2, 28}));
+    EXPECT_EQ(e.diag().length, 2u);
+  }
+  try {
+    parseText("# rubick: fixed exp_frac=8\n# rubick: fixed exp_frac=9\ndef f() -> (x) { x = 1 }");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.diag().loc, (SourceLoc{2, 17}));
+    ASSERT_EQ(e.diag().notes.size(), 1u);
+    EXPECT_EQ(e.diag().notes[0].loc, (SourceLoc{1, 17}));
+  }
 }
 
 TEST(SizeDirective, CommandLineLists) {

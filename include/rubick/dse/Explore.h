@@ -88,4 +88,7 @@ ExploreResult exploreBruteForce(const dataflow::StatementView& v, const ExploreO
 /// as 10 hex digits.
 std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow& d);
 
+/// 10 hex digits of the 64-bit FNV-1a hash of `text`: the form of every rubick ID.
+std::string hashId(const std::string& text);
+
 } // namespace rubick::dse

@@ -22,7 +22,17 @@ const char* toString(ScalarType t);
 bool isInteger(ScalarType t);
 int bitWidth(ScalarType t);
 
-enum class AssignOp { Assign, PlusEq, PlusEqBang, StarEq, StarEqBang, MaxEq, MaxEqBang, MinEq, MinEqBang };
+enum class AssignOp {
+  Assign,
+  PlusEq,
+  PlusEqBang,
+  StarEq,
+  StarEqBang,
+  MaxEq,
+  MaxEqBang,
+  MinEq,
+  MinEqBang
+};
 const char* toString(AssignOp op);
 /// True for every operator but `=`: the statement folds values into its left-hand side.
 bool isReduction(AssignOp op);
@@ -99,9 +109,15 @@ struct SizeDefault {
   SourceLoc loc;
 };
 
+/// The fixed-point format of exp's argument (docs/attention-numerics.md): its value is
+/// x / 2^expFrac. Set by `# rubick: fixed exp_frac=F`.
+inline constexpr int kDefaultExpFrac = 12;
+inline constexpr int kMaxExpFrac = 24;
+
 struct Module {
   std::vector<Def> defs;
   std::vector<SizeDefault> sizeDefaults;
+  std::optional<int> expFrac; // as written in a `# rubick: fixed` comment, if any
 };
 
 } // namespace rubick::tc

@@ -78,6 +78,8 @@ struct Program {
   std::vector<Statement> statements;
   /// Every size symbol with its bound value, in first-use order.
   std::vector<std::pair<std::string, int64_t>> sizes;
+  /// exp's argument x stands for x / 2^expFrac (`# rubick: fixed exp_frac=F`).
+  int expFrac = kDefaultExpFrac;
 
   int findTensor(const std::string& n) const;
 };

@@ -10,8 +10,11 @@
 //     non-`!` forms combine into the current value; every combination wraps to the type.
 // Because wrapping commutes with + and *, this equals computing sums and products exactly and
 // wrapping once, which is what the hardware's wide accumulators do.
-// Supported operations: + - * unary -, integer literals, index values, max, min, abs. Division
-// and exp need fixed-point definitions (the attention work) and are rejected, as are floats.
+// Supported operations: + - * unary -, integer literals, index values, max, min, abs, and the
+// fixed-point exp and / of the attention hardware (rubick/ref/Fixed.h,
+// docs/attention-numerics.md): exp(x) is expQ15(x, the program's exp_frac), a Q0.15 value;
+// a / b is divide(a, b) saturated (not wrapped) to the written tensor's type, before the rest of
+// the expression uses it. Floats are rejected.
 
 #include "rubick/frontend/Program.h"
 

@@ -2,6 +2,7 @@
 // Plain-text tables for the terminal: columns padded to their widest cell, two spaces apart,
 // trailing blanks trimmed; the last column is never padded.
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -12,5 +13,9 @@ namespace rubick {
 std::string formatColumns(const std::vector<std::string>& head,
                           const std::vector<std::vector<std::string>>& rows,
                           const std::function<bool(size_t)>& rightAligned);
+
+/// "12.5 KiB" (one decimal) and "93.8%" (x = 0.938), as the terminal tables print them.
+std::string kibText(int64_t bytes);
+std::string percentText(double x);
 
 } // namespace rubick
