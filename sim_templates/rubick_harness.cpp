@@ -1,5 +1,6 @@
-// rubick's self-checking Verilator testbench, written next to every design `rubick verify`
-// builds (compiled with the design's filelist, --prefix Vdut and --trace-fst).
+// rubick's self-checking testbench, the design-independent part: `rubick verify` compiles it
+// once per work directory (WORK/.runtime/) and links it with each design's model and its
+// rubick_dut.cpp, which drives the pins.
 //
 //   sim design.json stimulus.txt [--wave FILE.fst]
 //
@@ -10,23 +11,25 @@
 //   RESULT PASS|FAIL mismatches=N elements=M measured=C predicted=P sim_cycles=S sim_seconds=T
 // and exits 0 only when every element matches and the measured latency equals the predicted.
 
-#include "Vdut.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#else
-class VerilatedFstC; // waveforms need a build with --trace-fst
-#endif
-
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <memory>
 #include <string>
 #include <vector>
+
+// The design under test, defined by rubick_dut.cpp. Only built-in types cross this line, so a
+// mismatch between the two files is a link error, never a silent layout difference.
+bool dutOpen(const char* wave);
+void dutControl(bool rst, bool start);
+void dutWrite(bool we, uint32_t tensor, uint32_t bank, uint32_t addr, uint64_t data);
+void dutRead(bool re, uint32_t tensor, uint32_t bank, uint32_t addr);
+void dutTick(uint64_t cycle);
+bool dutDone();
+uint64_t dutReadData();
+void dutClose();
 
 namespace {
 
@@ -56,41 +59,7 @@ std::string indexText(const Tensor& t, size_t lin) {
   return t.name + s;
 }
 
-class Bench {
-public:
-  Bench(Vdut* dut, VerilatedFstC* trace) : dut_(dut), trace_(trace) {}
-  void tick() {
-    dut_->clk = 0;
-    dut_->eval();
-#if VM_TRACE
-    if (trace_) trace_->dump(2 * cycle_);
-#endif
-    dut_->clk = 1;
-    dut_->eval();
-#if VM_TRACE
-    if (trace_) trace_->dump(2 * cycle_ + 1);
-#endif
-    ++cycle_;
-  }
-  uint64_t cycle() const { return cycle_; }
-
-private:
-  Vdut* dut_;
-  VerilatedFstC* trace_;
-  uint64_t cycle_ = 0;
-};
-
-} // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: %s design.json stimulus.txt [--wave FILE.fst]\n", argv[0]);
-    return 2;
-  }
-  std::string wave;
-  for (int i = 3; i + 1 < argc; ++i)
-    if (std::string(argv[i]) == "--wave") wave = argv[i + 1];
-  nlohmann::json j = nlohmann::json::parse(std::ifstream(argv[1]));
+std::vector<Tensor> readDesign(const nlohmann::json& j) {
   std::vector<Tensor> ts;
   for (const auto& t : j["tensors"]) {
     Tensor x;
@@ -106,8 +75,12 @@ int main(int argc, char** argv) {
     }
     ts.push_back(std::move(x));
   }
-  // Stimulus: "tensor SELECT COUNT" or "expect SELECT COUNT", then COUNT values.
-  std::ifstream st(argv[2]);
+  return ts;
+}
+
+// Stimulus: "tensor SELECT COUNT" or "expect SELECT COUNT", then COUNT values.
+bool readStimulus(const char* path, std::vector<Tensor>& ts) {
+  std::ifstream st(path);
   std::string word;
   st >> word; // rubick-stimulus
   int version = 0;
@@ -117,64 +90,71 @@ int main(int argc, char** argv) {
     st >> sel >> count;
     if (sel >= ts.size() || count != ts[sel].places.size()) {
       std::fprintf(stderr, "stimulus does not match design.json (tensor %zu)\n", sel);
-      return 2;
+      return false;
     }
     ts[sel].values.resize(count);
     for (int64_t& v : ts[sel].values)
       st >> v;
   }
+  return true;
+}
 
-  VerilatedContext ctx;
-  auto dut = std::make_unique<Vdut>(&ctx);
-  VerilatedFstC* trace = nullptr;
-#if VM_TRACE
-  std::unique_ptr<VerilatedFstC> traceOwner;
-  if (!wave.empty()) {
-    ctx.traceEverOn(true);
-    traceOwner = std::make_unique<VerilatedFstC>();
-    dut->trace(traceOwner.get(), 99);
-    traceOwner->open(wave.c_str());
-    trace = traceOwner.get();
+class Clock {
+public:
+  void tick() { dutTick(cycle_++); }
+  uint64_t cycle() const { return cycle_; }
+
+private:
+  uint64_t cycle_ = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s design.json stimulus.txt [--wave FILE.fst]\n", argv[0]);
+    return 2;
   }
-#else
-  if (!wave.empty()) {
+  std::string wave;
+  for (int i = 3; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--wave") wave = argv[i + 1];
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(argv[1]));
+  std::vector<Tensor> ts = readDesign(j);
+  if (!readStimulus(argv[2], ts)) return 2;
+  if (!dutOpen(wave.c_str())) {
     std::fprintf(stderr, "this build has no waveform support (build with --trace-fst)\n");
     return 2;
   }
-#endif
-  Bench b(dut.get(), trace);
-  dut->rst = 1;
-  dut->start = 0;
-  dut->host_we = 0;
-  dut->host_re = 0;
+
+  // sim_seconds covers every cycle sim_cycles counts, from reset to the last read.
+  const auto t0 = std::chrono::steady_clock::now();
+  Clock b;
+  dutControl(true, false);
+  dutWrite(false, 0, 0, 0, 0);
+  dutRead(false, 0, 0, 0);
   b.tick();
   b.tick();
-  dut->rst = 0;
-  auto t0 = std::chrono::steady_clock::now();
+  dutControl(false, false);
   for (size_t t = 0; t < ts.size(); ++t) {
     const Tensor& x = ts[t];
     if (x.output) continue;
     const uint64_t mask = x.bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << x.bits) - 1;
     for (size_t e = 0; e < x.places.size(); ++e)
       for (const auto& [bank, addr] : x.places[e]) {
-        dut->host_we = 1;
-        dut->host_wtensor = static_cast<uint32_t>(t);
-        dut->host_wbank = bank;
-        dut->host_waddr = addr;
-        dut->host_wdata = static_cast<uint32_t>(uint64_t(x.values[e]) & mask);
+        dutWrite(true, uint32_t(t), bank, addr, uint64_t(x.values[e]) & mask);
         b.tick();
       }
   }
-  dut->host_we = 0;
-  dut->start = 1;
+  dutWrite(false, 0, 0, 0, 0);
+  dutControl(false, true);
   b.tick(); // the edge that samples start
   const uint64_t started = b.cycle();
-  dut->start = 0;
+  dutControl(false, false);
   const uint64_t predicted = j["schedule"]["latency"].get<uint64_t>();
   const uint64_t limit = 2 * predicted + 1000;
-  while (!dut->done && b.cycle() - started < limit)
+  while (!dutDone() && b.cycle() - started < limit)
     b.tick();
-  const bool finished = dut->done;
+  const bool finished = dutDone();
   const uint64_t measured = b.cycle() - started;
   size_t mismatches = 0, elements = 0;
   for (size_t t = 0; t < ts.size(); ++t) {
@@ -183,14 +163,10 @@ int main(int argc, char** argv) {
     for (size_t e = 0; e < x.places.size(); ++e) {
       if (x.places[e].empty()) continue;
       ++elements;
-      dut->host_re = 1;
-      dut->host_rtensor = static_cast<uint32_t>(t);
-      dut->host_rbank = x.places[e][0].first;
-      dut->host_raddr = x.places[e][0].second;
+      dutRead(true, uint32_t(t), x.places[e][0].first, x.places[e][0].second);
       b.tick();
-      dut->host_re = 0;
-      dut->eval();
-      int64_t got = wrap(static_cast<int64_t>(dut->host_rdata), x.bits);
+      dutRead(false, uint32_t(t), x.places[e][0].first, x.places[e][0].second);
+      int64_t got = wrap(int64_t(dutReadData()), x.bits);
       int64_t want = wrap(x.values[e], x.bits);
       if (got != want && mismatches++ < 10)
         std::printf("mismatch %s: expected %lld, got %lld\n", indexText(x, e).c_str(),
@@ -199,18 +175,16 @@ int main(int argc, char** argv) {
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t simCycles = b.cycle();
-  dut->final();
-#if VM_TRACE
-  if (trace) trace->close();
-#endif
+  dutClose();
   bool pass = finished && mismatches == 0 && measured == predicted;
   if (!finished)
     std::printf("done did not rise within %llu cycles\n", static_cast<unsigned long long>(limit));
+  // Microseconds, so small runs still give a usable cycles-per-second figure.
   std::printf("RESULT %s mismatches=%zu elements=%zu measured=%llu predicted=%llu sim_cycles=%llu "
-              "sim_seconds=%.3f\n",
+              "sim_seconds=%.6f\n",
               pass ? "PASS" : "FAIL", mismatches, elements,
               static_cast<unsigned long long>(finished ? measured : 0),
-              static_cast<unsigned long long>(predicted), static_cast<unsigned long long>(simCycles),
-              secs);
+              static_cast<unsigned long long>(predicted),
+              static_cast<unsigned long long>(simCycles), secs);
   return pass ? 0 : 1;
 }

@@ -22,13 +22,33 @@ namespace {
 struct VerifyCli {
   InputOptions input;
   SearchOptions search;
-  std::string point, cover, wave, work = "/tmp/rubick-verify";
-  bool all = false, quiet = false;
+  std::string point, cover, wave, work = "/tmp/rubick-verify", runtimeDir;
+  bool all = false, quiet = false, timing = false;
   size_t limit = 0;
   uint64_t seed = 1;
   int trials = 1;
   unsigned jobs = 0;
 };
+
+// The --timing columns of one design (its first trial): build seconds, simulated cycles,
+// simulation seconds, simulated cycles per second.
+void printTiming(const verify::Result& res, const verify::Trial* t) {
+  if (!res.built)
+    std::printf("%8s ", "-");
+  else if (res.reused)
+    std::printf("%8s ", "reused");
+  else
+    std::printf("%8.2f ", res.buildSeconds);
+  if (!t) {
+    std::printf("%10s %8s %10s  ", "-", "-", "-");
+    return;
+  }
+  std::printf("%10llu %8.4f ", static_cast<unsigned long long>(t->simCycles), t->simSeconds);
+  if (t->simSeconds > 0)
+    std::printf("%10.0f  ", double(t->simCycles) / t->simSeconds);
+  else
+    std::printf("%10s  ", "-");
+}
 
 int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
@@ -56,14 +76,16 @@ int runVerify(const VerifyCli& o) {
     for (const dse::DesignPoint& d : r.points)
       if (d.id == o.point) chosen.push_back(d);
     if (chosen.empty())
-      throw Error("--point", "no design " + o.point + " among the " + std::to_string(r.points.size()) +
+      throw Error("--point", "no design " + o.point + " among the " +
+                                 std::to_string(r.points.size()) +
                                  " designs these constraints allow");
   } else {
     std::map<std::string, ir::EntryKind> want;
     size_t i = 0;
     while (i <= entries.size() && !entries.empty()) {
       size_t comma = entries.find(',', i);
-      std::string item = entries.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+      std::string item =
+          entries.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
       size_t eq = item.find('=');
       auto k = eq == std::string::npos ? std::nullopt : ir::parseEntryKind(item.substr(eq + 1));
       if (!k) throw Error("--entries", "expected TENSOR=ENTRY, found '" + item + "'");
@@ -89,6 +111,7 @@ int runVerify(const VerifyCli& o) {
 
   verify::Options vo;
   vo.workDir = o.work;
+  vo.runtimeDir = o.runtimeDir;
   vo.seed = o.seed;
   vo.trials = o.trials;
   vo.wave = o.wave;
@@ -101,19 +124,24 @@ int runVerify(const VerifyCli& o) {
       std::fprintf(stderr, "\r%zu/%zu designs verified", done, total);
       if (done == total) std::fprintf(stderr, "\r%*s\r", 40, "");
     };
-  std::vector<verify::Result> results = verify::verifyDesigns(prog, stmt, chosen, eo, vo);
+  double runtimeSeconds = 0;
+  std::vector<verify::Result> results =
+      verify::verifyDesigns(prog, stmt, chosen, eo, vo, &runtimeSeconds);
   size_t failed = 0;
-  std::printf("%s: %s\n%-6s %-10s %9s %9s %7s  %s\n", prog.statements[stmt].name.c_str(),
-              prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted", "util",
-              "dataflow");
+  std::printf("%s: %s\n%-6s %-10s %9s %9s %7s  ", prog.statements[stmt].name.c_str(),
+              prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted", "util");
+  if (o.timing) std::printf("%8s %10s %8s %10s  ", "build_s", "sim_cycles", "sim_s", "cycles/s");
+  std::printf("dataflow\n");
   for (const verify::Result& res : results) {
     bool pass = res.pass();
     failed += !pass;
     const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
-    std::printf("%-6s %-10s %9lld %9lld %6.1f%%  %s on %lldx%lld\n", pass ? "PASS" : "FAIL",
-                res.id.c_str(), t ? static_cast<long long>(t->measured) : 0LL,
-                t ? static_cast<long long>(t->predicted) : 0LL, 100.0 * res.utilization(),
-                res.spec.c_str(), static_cast<long long>(res.p), static_cast<long long>(res.q));
+    std::printf("%-6s %-10s %9lld %9lld %6.1f%%  ", pass ? "PASS" : "FAIL", res.id.c_str(),
+                t ? static_cast<long long>(t->measured) : 0LL,
+                t ? static_cast<long long>(t->predicted) : 0LL, 100.0 * res.utilization());
+    if (o.timing) printTiming(res, t);
+    std::printf("%s on %lldx%lld\n", res.spec.c_str(), static_cast<long long>(res.p),
+                static_cast<long long>(res.q));
     if (!res.error.empty()) std::printf("  %s\n", res.error.c_str());
     for (const verify::Trial& tr : res.trials) {
       if (tr.pass) continue;
@@ -126,6 +154,13 @@ int runVerify(const VerifyCli& o) {
         std::printf("    %s\n", line.c_str());
       if (!tr.wave.empty()) std::printf("    waveform: %s\n", tr.wave.c_str());
     }
+  }
+  if (o.timing) {
+    if (runtimeSeconds > 0)
+      std::printf("shared runtime (Verilator library, testbench core): built in %.2f s\n",
+                  runtimeSeconds);
+    else
+      std::printf("shared runtime (Verilator library, testbench core): reused\n");
   }
   std::printf("%zu design(s), %zu trial(s) each: %zu passed, %zu failed\n", results.size(),
               static_cast<size_t>(o.trials), results.size() - failed, failed);
@@ -146,11 +181,18 @@ Action addVerifyCommand(CLI::App& app) {
       "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4 --all --cover roles\n"
       "      one design for each access entry in each role\n\n"
       "Each design is emitted into WORK/<id>/, built with Verilator together with rubick's\n"
-      "harness (reused while unchanged), and run per trial: random inputs over the whole type\n"
+      "testbench (reused while unchanged; what every design shares is compiled once per work\n"
+      "directory, in WORK/.runtime/), and run per trial: random inputs over the whole type\n"
       "range (extremes included) go in through the host port, every output is compared with\n"
       "the reference model, and the cycles from start to done with the explorer's latency.\n"
       "A failing trial prints its first mismatches and leaves a waveform. Exit status 1 when\n"
-      "any design fails. docs/verification.md explains how to read a failure.");
+      "any design fails. docs/verification.md explains how to read a failure.\n\n"
+      "With --timing, each design's line also gives build_s (Verilator code generation,\n"
+      "compile and link, in seconds; 'reused' when an earlier build was still valid),\n"
+      "sim_cycles (clock cycles simulated in the first trial: loading, run and read-back),\n"
+      "sim_s (seconds that simulation took) and cycles/s (their ratio), and a last line says\n"
+      "how long the runtime every design links (Verilator's library and the testbench core,\n"
+      "compiled once per work directory) took to build.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
   cmd->add_option("--point", o->point, "The design ID from `rubick explore`")->type_name("ID");
@@ -168,8 +210,14 @@ Action addVerifyCommand(CLI::App& app) {
       ->type_name("FILE.fst");
   cmd->add_option("--work", o->work, "Work directory (default /tmp/rubick-verify)")
       ->type_name("DIR");
+  cmd->add_option("--runtime-dir", o->runtimeDir,
+                  "Where the parts every design links are compiled once and reused (default "
+                  "WORK/.runtime); work directories may share one")
+      ->type_name("DIR");
   cmd->add_option("--jobs", o->jobs, "Designs built and simulated at once (default: all cores)")
       ->type_name("N");
+  cmd->add_flag("--timing", o->timing,
+                "Also print build seconds, simulated cycles, simulation seconds and cycles/s");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");
   return [o] { return runVerify(*o); };
 }

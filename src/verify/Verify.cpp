@@ -1,5 +1,8 @@
 #include "rubick/verify/Verify.h"
 
+#include "Files.h"
+#include "Runtime.h"
+
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/emit/Package.h"
 #include "rubick/emit/Templates.h"
@@ -8,10 +11,9 @@
 #include "rubick/support/Process.h"
 
 #include <atomic>
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -55,26 +57,6 @@ std::vector<dse::DesignPoint> sample(const std::vector<dse::DesignPoint>& points
 }
 
 namespace {
-
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void writeFile(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-  if (!out) throw Error(p.string(), "cannot write file");
-}
-
-std::string tail(const std::string& text, size_t lines) {
-  size_t pos = text.size();
-  for (size_t n = 0; n <= lines && pos > 0; ++n)
-    pos = text.rfind('\n', pos - 1);
-  return pos == std::string::npos ? text : text.substr(pos + 1);
-}
 
 // Stimulus for one trial: the inputs of every access, then the expected output.
 std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
@@ -123,7 +105,7 @@ Trial parseRun(const std::string& log, uint64_t seed) {
 
 Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
                  const dse::DesignPoint& pt, const dse::ExploreOptions& eo, const Options& o,
-                 unsigned buildJobs) {
+                 Runtime& runtime, unsigned buildJobs) {
   Result r;
   r.id = pt.id;
   r.spec = dataflow::toSpec(pt.dataflow, v);
@@ -134,21 +116,22 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
   try {
     std::string name = emit::moduleName(prog.name, pt.id);
     std::vector<emit::File> files = emit::package(prog, v, pt, eo, name);
-    files.push_back({"harness.cpp", emit::simTemplates().at("rubick_harness")});
+    files.push_back({"dut.cpp", emit::simTemplates().at("rubick_dut")});
     // RUBICK_VERIFY_FAULT=rtl breaks PE (0, 0) on purpose, so tests can check that verify
     // catches wrong hardware (docs/development.md).
-    if (const char* fault = std::getenv("RUBICK_VERIFY_FAULT"); fault && std::string(fault) == "rtl")
+    if (const char* fault = std::getenv("RUBICK_VERIFY_FAULT");
+        fault && std::string(fault) == "rtl")
       for (emit::File& f : files)
         if (f.path.find("_array.v") != std::string::npos) {
           size_t at = f.content.find("wire valid_0_0 = ");
           size_t end = f.content.find(';', at);
-          if (at != std::string::npos)
-            f.content.replace(at, end - at, "wire valid_0_0 = 1'b0");
+          if (at != std::string::npos) f.content.replace(at, end - at, "wire valid_0_0 = 1'b0");
         }
-    // The build is reused when every input of it is unchanged.
-    std::string key;
+    // The build is reused when every input of it is unchanged: the design's files and the
+    // prebuilt runtime it links.
+    std::string designKey;
     for (const emit::File& f : files)
-      if (f.path != "README.md") key += f.path + "\n" + f.content;
+      if (f.path != "README.md") designKey += f.path + "\n" + f.content;
     fs::create_directories(dir);
     for (const emit::File& f : files) {
       fs::create_directories((dir / f.path).parent_path());
@@ -156,34 +139,40 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
         writeFile(dir / f.path, f.content);
     }
     // Builds without waveform support are much faster; one with it is made only when needed.
-    auto build = [&](bool trace, double* seconds) -> fs::path {
+    auto build = [&](bool trace, double* seconds, bool* reused) -> fs::path {
+      const Prebuilt& rt = runtime.get(trace);
       const std::string tag = trace ? "_trace" : "";
-      const fs::path exe = dir / ("obj_dir" + tag) / "sim";
+      const std::string mdir = "obj_dir" + tag;
+      const fs::path exe = dir / mdir / "sim";
       const fs::path keyFile = dir / ("build" + tag + ".key");
       const fs::path log = dir / ("build" + tag + ".log");
-      if (fs::exists(keyFile) && readFile(keyFile) == key && fs::exists(exe)) return exe;
+      const std::string key = designKey + "runtime " + rt.key + "\n";
+      const bool unchanged = fs::exists(keyFile) && readFile(keyFile) == key && fs::exists(exe);
+      if (reused) *reused = unchanged;
+      if (unchanged) return exe;
       fs::remove(keyFile);
       fs::remove(log);
       auto t0 = std::chrono::steady_clock::now();
-      std::vector<std::string> args = {"verilator", "--cc", "--exe", "--build", "-j",
-                                       std::to_string(buildJobs), "--top-module", name + "_top",
-                                       "--prefix", "Vdut", "--Mdir", "obj_dir" + tag,
-                                       "-CFLAGS", "-O1", "-o", "sim", "-f", "filelist.f",
-                                       "harness.cpp"};
-      if (trace) args.insert(args.begin() + 1, "--trace-fst");
-      std::string why;
-      int rc = runProcess(args, dir.string(), log.string(), &why);
+      auto run = [&](const std::vector<std::string>& args) {
+        std::string why;
+        if (runProcess(args, dir.string(), log.string(), &why) != 0)
+          throw Error("verify", "Verilator build failed" + (why.empty() ? "" : ": " + why) + "\n" +
+                                    tail(readFile(log), 15));
+      };
+      std::vector<std::string> gen = verilatorCommand(trace, mdir);
+      gen.insert(gen.end(), {"--top-module", name + "_top", "-f", "filelist.f", "dut.cpp"});
+      run(gen);
+      std::vector<std::string> make = makeCommand(mdir, buildJobs);
+      for (const std::string& var :
+           rt.makeVariables(globalClasses(readFile(dir / mdir / "Vdut_classes.mk"))))
+        make.push_back(var);
+      run(make);
       if (seconds)
         *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (rc != 0)
-        throw Error("verify", "Verilator build failed" + (why.empty() ? "" : ": " + why) + "\n" +
-                                  tail(readFile(log), 15));
       writeFile(keyFile, key);
       return exe;
     };
-    r.reused = fs::exists(dir / "build.key") && readFile(dir / "build.key") == key &&
-               fs::exists(dir / "obj_dir" / "sim");
-    const fs::path exe = build(!o.wave.empty(), &r.buildSeconds);
+    const fs::path exe = build(!o.wave.empty(), &r.buildSeconds, &r.reused);
     r.built = true;
     for (int k = 0; k < o.trials; ++k) {
       uint64_t seed = o.seed + uint64_t(k);
@@ -209,7 +198,7 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
       if (!t.pass && wave.empty()) {
         // Deterministic: the same run, built with waveform support, shows the failure.
         std::string w = (dir / ("trial_" + std::to_string(seed) + ".fst")).string();
-        run(build(true, nullptr), w);
+        run(build(true, nullptr, nullptr), w);
         t.wave = w;
       }
       r.trials.push_back(std::move(t));
@@ -224,7 +213,8 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
 
 std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
                                   const std::vector<dse::DesignPoint>& points,
-                                  const dse::ExploreOptions& eo, const Options& o) {
+                                  const dse::ExploreOptions& eo, const Options& o,
+                                  double* runtimeSeconds) {
   if (!onPath("verilator"))
     throw Error("verify", "verilator is not on PATH (scripts/setup.sh installs it)");
   std::error_code ec;
@@ -235,13 +225,19 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
   unsigned jobs = o.jobs ? o.jobs : cores;
   jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(points.size())));
   unsigned buildJobs = std::max(1u, cores / jobs);
+  // Before the workers start, with every core: all of them link it. The other flavour (a
+  // waveform after a failure) is built when first needed.
+  Runtime runtime(o.runtimeDir.empty() ? (fs::path(o.workDir) / ".runtime").string() : o.runtimeDir,
+                  cores);
+  double rtSeconds = points.empty() ? 0 : runtime.get(!o.wave.empty()).seconds;
+  if (runtimeSeconds) *runtimeSeconds = rtSeconds;
   std::vector<Result> results(points.size());
   std::atomic<size_t> next{0}, done{0};
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < jobs; ++t)
     pool.emplace_back([&] {
       for (size_t i; (i = next++) < points.size();) {
-        results[i] = verifyOne(prog, stmt, v, points[i], eo, o, buildJobs);
+        results[i] = verifyOne(prog, stmt, v, points[i], eo, o, runtime, buildJobs);
         size_t d = ++done;
         if (o.progress) o.progress(d, points.size());
       }

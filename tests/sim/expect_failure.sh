@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Usage: expect_failure.sh RUBICK WORKDIR
+# Usage: expect_failure.sh RUBICK WORKDIR [RUNTIMEDIR]
 # With RUBICK_VERIFY_FAULT=rtl (PE (0, 0) never computes), verify must exit 1, print mismatches
-# with indices, and leave the waveform it names.
+# with indices, and leave the waveform it names. RUNTIMEDIR: verify's --runtime-dir.
 set -u
 out=$(RUBICK_VERIFY_FAULT=rtl "$1" verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4 \
-  --work "$2" --quiet)
+  --work "$2" ${3:+--runtime-dir "$3"} --quiet)
 rc=$?
 echo "$out"
 [ $rc -eq 1 ] || { echo "expected exit status 1, got $rc"; exit 1; }

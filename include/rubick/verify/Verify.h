@@ -1,9 +1,11 @@
 #pragma once
 // `rubick verify`: every design proven in Verilator against the reference model.
 //
-// Per design, in WORK/<id>/: the emitted files, rubick's harness (sim_templates/), one stimulus
-// per trial (random inputs from the seed and the reference model's expected outputs), a
-// Verilator build (reused when the design and harness are unchanged), and one run per trial.
+// Per design, in WORK/<id>/: the emitted files, the per-design part of rubick's testbench
+// (sim_templates/rubick_dut.cpp), one stimulus per trial (random inputs from the seed and the
+// reference model's expected outputs), a Verilator build (reused when the design and runtime
+// are unchanged), and one run per trial. What every design links alike (Verilator's runtime,
+// the testbench core) is compiled once, in WORK/.runtime/ (src/verify/Runtime.h).
 // A trial passes when every output element matches and the measured cycles equal the
 // schedule's latency; a failing trial is re-run with a waveform.
 
@@ -18,6 +20,7 @@ namespace rubick::verify {
 
 struct Options {
   std::string workDir = "/tmp/rubick-verify";
+  std::string runtimeDir; // the shared runtime's home; empty: WORK/.runtime
   uint64_t seed = 1;
   int trials = 1;
   std::string wave;  // a waveform for the (first) trial, whatever its result
@@ -43,9 +46,9 @@ struct Result {
   int64_t p = 0, q = 0;
   int64_t macs = 0;
   bool built = false;
-  bool reused = false;
-  double buildSeconds = 0;
-  std::string error; // emit or build failure (with the log's tail)
+  bool reused = false;     // the build of an earlier run was still valid
+  double buildSeconds = 0; // Verilator's code generation, compile and link (0 when reused)
+  std::string error;       // emit or build failure (with the log's tail)
   std::vector<Trial> trials;
   bool pass() const;
   /// MACs / (P * Q * measured cycles) of the first trial.
@@ -53,10 +56,13 @@ struct Result {
 };
 
 /// Verifies `points` (designs of statement `stmt`), in parallel. Throws rubick::Error when
-/// Verilator is missing or the work directory cannot be used.
+/// Verilator is missing, the work directory cannot be used or the shared runtime does not
+/// build. `runtimeSeconds`, when given, receives the time spent building the shared runtime
+/// (0 when an earlier run's was reused).
 std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
                                   const std::vector<dse::DesignPoint>& points,
-                                  const dse::ExploreOptions& explore, const Options& o);
+                                  const dse::ExploreOptions& explore, const Options& o,
+                                  double* runtimeSeconds = nullptr);
 
 /// A deterministic sample of `points`: the first design (in their order) for each access entry
 /// in each role ("roles"), or for each combination of entry kinds ("combinations").

@@ -1,0 +1,191 @@
+#include "Runtime.h"
+
+#include "Files.h"
+
+#include "rubick/emit/Templates.h"
+#include "rubick/support/Diagnostic.h"
+#include "rubick/support/Process.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <fcntl.h>
+#include <filesystem>
+#include <sstream>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace rubick::verify {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> verilatorCommand(bool trace, const std::string& mdir) {
+  std::vector<std::string> args = {"verilator", "--cc",    "--exe", "--prefix", "Vdut", "--Mdir",
+                                   mdir,        "-CFLAGS", "-O1",   "-o",       "sim"};
+  if (trace) args.insert(args.begin() + 1, "--trace-fst");
+  return args;
+}
+
+std::vector<std::string> makeCommand(const std::string& mdir, unsigned jobs) {
+  return {"make", "-C", mdir, "-f", "Vdut.mk", "-j", std::to_string(jobs)};
+}
+
+std::vector<std::string> globalClasses(const std::string& classesMk) {
+  std::vector<std::string> out;
+  std::istringstream in(classesMk);
+  std::string line;
+  bool inList = false; // inside a list continued with backslashes
+  while (std::getline(in, line)) {
+    const bool more = !line.empty() && line.back() == '\\';
+    if (!inList) {
+      inList =
+          more && (line.rfind("VM_GLOBAL_FAST", 0) == 0 || line.rfind("VM_GLOBAL_SLOW", 0) == 0);
+      continue;
+    }
+    std::istringstream words(more ? line.substr(0, line.size() - 1) : line);
+    for (std::string w; words >> w;)
+      out.push_back(w);
+    inList = more;
+  }
+  return out;
+}
+
+std::vector<std::string>
+Prebuilt::makeVariables(const std::vector<std::string>& designGlobals) const {
+  // Quoted because make hands LDLIBS to the shell.
+  std::string link = "'" + harness + "'";
+  if (designGlobals != globals) return {"USER_LDLIBS=" + link};
+  for (const std::string& o : objects)
+    link += " '" + o + "'";
+  return {"VM_GLOBAL_FAST=", "VM_GLOBAL_SLOW=", "USER_LDLIBS=" + link};
+}
+
+namespace {
+
+// FNV-1a: a stable name for a key (std::hash may differ between builds of rubick).
+std::string hashText(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string commandOutput(const std::vector<std::string>& args, const fs::path& scratch) {
+  fs::remove(scratch);
+  runProcess(args, "", scratch.string());
+  std::string text = readFile(scratch);
+  fs::remove(scratch);
+  return text;
+}
+
+// The objects of a finished flavour directory, or nothing when any is missing.
+std::optional<Prebuilt> load(const fs::path& dir, const std::string& key) {
+  Prebuilt p;
+  p.key = key;
+  const fs::path obj = dir / "obj";
+  p.globals = globalClasses(readFile(obj / "Vdut_classes.mk"));
+  p.harness = (obj / "harness.o").string();
+  for (const std::string& g : p.globals)
+    p.objects.push_back((obj / (g + ".o")).string());
+  if (p.globals.empty() || !fs::exists(p.harness)) return std::nullopt;
+  for (const std::string& o : p.objects)
+    if (!fs::exists(o)) return std::nullopt;
+  return p;
+}
+
+// An exclusive lock on a file while alive, so that concurrent rubick processes sharing a root
+// build a flavour once: the others wait, then find it built. Without the lock (a file system
+// that refuses it) they would each build, which is slower but still correct.
+class FileLock {
+public:
+  explicit FileLock(const fs::path& path)
+      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+private:
+  int fd_;
+};
+
+} // namespace
+
+Runtime::Runtime(const std::string& root, unsigned jobs)
+    : root_(fs::absolute(root).string()), jobs_(jobs) {
+  std::error_code ec;
+  fs::create_directories(root_, ec);
+  if (ec) throw Error(root_, "cannot create directory: " + ec.message());
+  const fs::path scratch = fs::path(root_) / ("probe-" + std::to_string(::getpid()) + ".log");
+  key_ = "rubick simulation runtime 1\n" + commandOutput({"verilator", "--version"}, scratch) +
+         commandOutput({"g++", "--version"}, scratch);
+  for (const std::string& a : verilatorCommand(false, "obj"))
+    key_ += a + " ";
+  key_ += "\n" + emit::simTemplates().at("rubick_harness");
+}
+
+const Prebuilt& Runtime::get(bool trace) {
+  std::lock_guard<std::mutex> lock(mu_[trace]);
+  if (!built_[trace] && error_[trace].empty()) {
+    try {
+      built_[trace] = build(trace);
+    } catch (const Error& e) {
+      error_[trace] = e.diag().message;
+    }
+  }
+  if (!built_[trace]) throw Error("verify", error_[trace]);
+  return *built_[trace];
+}
+
+Prebuilt Runtime::build(bool trace) const {
+  const std::string flavour = trace ? "trace" : "plain";
+  const std::string key = hashText(key_ + "\nflavour " + flavour) + "-" + flavour;
+  const fs::path dir = fs::path(root_) / key;
+  FileLock lock(fs::path(root_) / (key + ".lock"));
+  if (std::optional<Prebuilt> p = load(dir, key)) return *p;
+  fs::remove_all(dir); // incomplete: rebuild
+
+  // Built aside and renamed into place, so a directory under its final name is always whole,
+  // even with several rubick processes sharing the work directory.
+  const auto t0 = std::chrono::steady_clock::now();
+  const fs::path tmp = fs::path(root_) / (key + ".tmp-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  writeFile(tmp / "stub.v", "module rubick_stub(input wire clk);\nendmodule\n");
+  writeFile(tmp / "harness.cpp", emit::simTemplates().at("rubick_harness"));
+  writeFile(tmp / "key.txt", key_ + "\nflavour " + flavour + "\n");
+  const fs::path log = tmp / "build.log";
+  auto run = [&](const std::vector<std::string>& args) {
+    std::string why;
+    if (runProcess(args, tmp.string(), log.string(), &why) != 0)
+      throw Error("verify", "building the simulation runtime failed" +
+                                (why.empty() ? "" : ": " + why) + " (log: " + log.string() + ")\n" +
+                                tail(readFile(log), 15));
+  };
+  std::vector<std::string> gen = verilatorCommand(trace, "obj");
+  gen.insert(gen.end(), {"--top-module", "rubick_stub", "stub.v", "harness.cpp"});
+  run(gen);
+  std::vector<std::string> make = makeCommand("obj", jobs_);
+  make.push_back("harness.o");
+  for (const std::string& g : globalClasses(readFile(tmp / "obj" / "Vdut_classes.mk")))
+    make.push_back(g + ".o");
+  run(make);
+
+  std::error_code ec;
+  fs::rename(tmp, dir, ec);
+  if (ec) fs::remove_all(tmp); // another process finished first; its copy is as good
+  std::optional<Prebuilt> p = load(dir, key);
+  if (!p) throw Error(dir.string(), "the simulation runtime is incomplete");
+  p->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return *p;
+}
+
+} // namespace rubick::verify

@@ -1,0 +1,68 @@
+#pragma once
+// The design-independent part of every simulation build, compiled once per work directory:
+// Verilator's runtime library (verilated.o, verilated_threads.o, and verilated_fst_c.o with
+// tracing) and rubick's testbench core (sim_templates/rubick_harness.cpp, the one user of
+// nlohmann/json). Together they cost several seconds of g++ per build, against well under a
+// second for a design's own model.
+//
+// Each flavour (with or without tracing) lives in ROOT/<hash>-<flavour>/ (ROOT: WORK/.runtime
+// unless verify is given another), the hash covering everything its objects depend on:
+// Verilator's version, g++'s version, the flags and the testbench source. Several rubick
+// processes may share a ROOT: a lock file makes one build while the others wait. The objects are
+// compiled by the Vdut.mk Verilator generates for a stub design, so their flags are exactly those
+// of a design's own makefile. A design's make is then told (on its command line) not to build the
+// runtime classes and to link these objects.
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rubick::verify {
+
+/// The objects of one flavour, ready to link.
+struct Prebuilt {
+  std::string key;                  // differs whenever any object could
+  std::vector<std::string> globals; // Verilator's runtime classes, as Vdut_classes.mk lists them
+  std::string harness;              // absolute path of the testbench core's object
+  std::vector<std::string> objects; // absolute paths of the runtime classes' objects
+  double seconds = 0;               // time this process spent building it (0: reused)
+
+  /// Variables for a design's `make -f Vdut.mk`: skip the runtime classes and link these
+  /// objects when the design lists the same runtime classes; otherwise link only the harness.
+  std::vector<std::string> makeVariables(const std::vector<std::string>& designGlobals) const;
+};
+
+class Runtime {
+public:
+  /// Reads the tool versions (so the key is known); builds nothing yet. `root`: where the
+  /// flavours live (created if missing); `jobs`: make's -j.
+  Runtime(const std::string& root, unsigned jobs);
+
+  /// The flavour's objects, built on first use (or reused from an earlier run). Thread-safe:
+  /// concurrent callers of one flavour wait for a single build. Throws rubick::Error with the
+  /// build log's tail when it fails.
+  const Prebuilt& get(bool trace);
+
+private:
+  Prebuilt build(bool trace) const;
+
+  std::string root_; // WORK/.runtime, absolute
+  std::string key_;  // the flavour-independent part of the key
+  unsigned jobs_;
+  std::mutex mu_[2];
+  std::optional<Prebuilt> built_[2];
+  std::string error_[2];
+};
+
+/// The command verify runs Verilator with (before the top module and sources), shared by the
+/// runtime and the designs so both are compiled alike.
+std::vector<std::string> verilatorCommand(bool trace, const std::string& mdir);
+
+/// The command that builds a Verilator output directory (as `verilator --build` does).
+std::vector<std::string> makeCommand(const std::string& mdir, unsigned jobs);
+
+/// The runtime classes (VM_GLOBAL_FAST and VM_GLOBAL_SLOW) a generated Vdut_classes.mk lists.
+std::vector<std::string> globalClasses(const std::string& classesMk);
+
+} // namespace rubick::verify
