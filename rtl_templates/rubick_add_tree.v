@@ -45,6 +45,9 @@ module rubick_add_tree #(
 
   localparam DEPTH = (N > 1) ? $clog2(N) : 0;
   localparam NODES = level_offset(DEPTH + 1);
+  // A parameter, not a call in the assign below: Verilator 5.006 would evaluate the function
+  // (a loop) in every cycle instead of folding it.
+  localparam SUM_AT = level_offset(DEPTH);
 
   // Every element of every level, WO bits each.
   wire [NODES*WO-1:0] node;
@@ -87,7 +90,7 @@ module rubick_add_tree #(
     end
   endgenerate
 
-  assign sum = node[level_offset(DEPTH)*WO+:WO];
+  assign sum = node[SUM_AT*WO+:WO];
 
 endmodule
 

@@ -26,6 +26,21 @@ std::vector<std::string> verilatorCommand(bool trace, const std::string& mdir) {
   return args;
 }
 
+const char* toString(BuildMode m) {
+  return m == BuildMode::Quick ? "quick" : "optimised";
+}
+
+std::vector<std::string> modeVerilatorArgs(BuildMode m) {
+  if (m == BuildMode::Quick) return {"-fno-inline"};
+  return {};
+}
+
+std::vector<std::string> modeMakeVariables(BuildMode m) {
+  // Last on g++'s line, so they override -CFLAGS -O1.
+  if (m == BuildMode::Quick) return {"OPT_FAST=-O0", "OPT_SLOW=-O0"};
+  return {};
+}
+
 std::vector<std::string> makeCommand(const std::string& mdir, unsigned jobs) {
   return {"make", "-C", mdir, "-f", "Vdut.mk", "-j", std::to_string(jobs)};
 }

@@ -146,7 +146,8 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
       const fs::path exe = dir / mdir / "sim";
       const fs::path keyFile = dir / ("build" + tag + ".key");
       const fs::path log = dir / ("build" + tag + ".log");
-      const std::string key = designKey + "runtime " + rt.key + "\n";
+      const BuildMode mode = o.optimise ? BuildMode::Optimised : BuildMode::Quick;
+      const std::string key = designKey + "runtime " + rt.key + "\nmode " + toString(mode) + "\n";
       const bool unchanged = fs::exists(keyFile) && readFile(keyFile) == key && fs::exists(exe);
       if (reused) *reused = unchanged;
       if (unchanged) return exe;
@@ -160,11 +161,15 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
                                     tail(readFile(log), 15));
       };
       std::vector<std::string> gen = verilatorCommand(trace, mdir);
+      for (const std::string& a : modeVerilatorArgs(mode))
+        gen.push_back(a);
       gen.insert(gen.end(), {"--top-module", name + "_top", "-f", "filelist.f", "dut.cpp"});
       run(gen);
       std::vector<std::string> make = makeCommand(mdir, buildJobs);
       for (const std::string& var :
            rt.makeVariables(globalClasses(readFile(dir / mdir / "Vdut_classes.mk"))))
+        make.push_back(var);
+      for (const std::string& var : modeMakeVariables(mode))
         make.push_back(var);
       run(make);
       if (seconds)

@@ -23,6 +23,9 @@ struct Options {
   std::string runtimeDir; // the shared runtime's home; empty: WORK/.runtime
   uint64_t seed = 1;
   int trials = 1;
+  /// Compile each design's model for a quick build (default) or a fast simulation
+  /// (src/verify/Runtime.h, BuildMode).
+  bool optimise = false;
   std::string wave;  // a waveform for the (first) trial, whatever its result
   unsigned jobs = 0; // designs built and simulated at once; 0: all cores
   /// Called from worker threads as each design finishes.
