@@ -10,7 +10,7 @@
 #
 # Every case gets a fresh work directory, so every build is cold. The design's own build
 # (build_s) and the runtime all designs of a work directory share (Verilator's library and the
-# testbench core, built once per work directory) are reported apart. Takes 2-3 minutes on
+# testbench core, built once per work directory) are reported apart. Takes 4-6 minutes on
 # 2 cores. docs/performance.md records the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,11 +21,11 @@ trap 'rm -rf "$scratch"' EXIT
 
 # One design; prints "measured predicted util build_s sim_cycles sim_s cycles_per_s runtime_s
 # wall_s" (util in %, runtime_s the shared runtime's build). Exits when the design fails.
-verify_os() { # NAME ARRAY M N K
+verify_os() { # NAME ARRAY M N K [--optimise]
   local out start end
   start=$(date +%s.%N)
   if ! out=$("$rubick" verify examples/gemm.tc --size "M=$3,N=$4,K=$5" --array "$2" \
-    --entries C=stationary,A=X-systolic,B=Y-systolic --work "$scratch/$1" --quiet --timing); then
+    --entries C=stationary,A=X-systolic,B=Y-systolic --work "$scratch/$1" --quiet --timing ${6:-}); then
     echo "$out" >&2
     echo "verify_bench: $1 failed" >&2
     exit 1
@@ -43,24 +43,29 @@ echo "$(verilator --version), $(g++ --version | head -1)"
 echo "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "GEMM output-stationary systolic: Verilator build and simulation speed (fresh work dirs)"
-printf '| %-16s | %-5s | %10s | %12s | %10s | %12s | %9s | %12s |\n' case array \
+echo "(build: quick is verify's default, optimised is --optimise)"
+printf '| %-16s | %-5s | %-9s | %10s | %12s | %10s | %12s | %9s | %12s |\n' case array build \
   "build_s" "runtime_s" "verify_s" "sim_cycles" "sim_s" "cycles/s"
-printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' ------------------ ------- ------------ -------------- \
-  ------------ -------------- ----------- --------------
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' ------------------ ------- ----------- ------------ \
+  -------------- ------------ -------------- ----------- --------------
 for c in "16x16x16 4x4 16 16 16" "64x64x64 8x8 64 64 64" "64x64x64 16x16 64 64 64" \
   "128x128x128 16x16 128 128 128" "256x256x256 16x16 256 256 256"; do
   read -r name array m n k <<<"$c"
-  res=$(verify_os "os_${name}_$array" "$array" "$m" "$n" "$k")
-  read -r measured predicted _ build cycles secs rate runtime wall <<<"$res"
-  printf '| GEMM %-11s | %-5s | %10s | %12s | %10.1f | %12s | %9s | %12s |\n' "$name" "$array" \
-    "$build" "$runtime" "$wall" "$cycles" "$secs" "$rate"
+  for mode in quick optimised; do
+    flag=""
+    [ "$mode" = quick ] || flag=--optimise
+    res=$(verify_os "os_${name}_${array}_$mode" "$array" "$m" "$n" "$k" $flag)
+    read -r measured predicted _ build cycles secs rate runtime wall <<<"$res"
+    printf '| GEMM %-11s | %-5s | %-9s | %10s | %12s | %10.1f | %12s | %9s | %12s |\n' "$name" \
+      "$array" "$mode" "$build" "$runtime" "$wall" "$cycles" "$secs" "$rate"
+  done
 done
 
 echo
 echo "GEMM 256x256x256 on 16x16, output-stationary systolic (256 output tiles of 16x16, T = 256)"
 # The last case of the loop above.
 echo "design: $(awk '$1 == "PASS" { $1 = $2 = $3 = $4 = $5 = $6 = $7 = $8 = $9 = ""; print }' \
-  "$scratch/os_256x256x256_16x16.out" | sed 's/^ *//')"
+  "$scratch/os_256x256x256_16x16_optimised.out" | sed 's/^ *//')"
 macs=$((256 * 256 * 256))
 pes=256
 ideal=$((macs / pes))
