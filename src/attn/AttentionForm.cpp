@@ -129,6 +129,10 @@ public:
     const Access& kr = s0.reads[1 - qa];
     for (size_t dim = 0; dim < kr.indices.size(); ++dim)
       if (kr.indices[dim].coeffs[j] == 1) f.keySize = kt.dimSymbols[dim];
+    if (heads_) f.headSize = prog_.tensors[f.q].dimSymbols[0];
+    f.queryDim = dimOf(s0.reads[qa], i);
+    f.keyDimK = dimOf(kr, j);
+    f.keyDimV = dimOf(s4.reads[s4.rhs.args[1 - ea].ref], d);
     return f;
   }
 
@@ -145,6 +149,12 @@ private:
   }
   void expect(const Statement& s, bool ok, const std::string& what) const {
     if (!ok) fail(s, what);
+  }
+  // The dimension of `a` indexed by loop l.
+  static int dimOf(const Access& a, size_t l) {
+    for (size_t dim = 0; dim < a.indices.size(); ++dim)
+      if (a.indices[dim].coeffs[l] == 1) return int(dim);
+    return 0;
   }
   // Loop l, counted after the head loop; every loop starts at 0.
   int64_t extent(const Statement& s, size_t l) const { return s.loops[l].hi - s.loops[l].lo; }

@@ -114,17 +114,24 @@ void markPareto(std::vector<PipelinePoint>& ps, bool useArea) {
 
 PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, int64_t blockKeys,
                               int64_t latency1, int64_t latency2) {
-  // One item per cycle in every pass; the constants are each pass's pipeline fill plus the
-  // cycle that hands over to the next phase (docs/attention.md, "Schedule").
+  // One item per cycle in every pass; each constant is the pass's pipeline depth after its last
+  // item is issued (src/emit/AttentionTop.cpp): a store read before a bank write (+1), a bank
+  // read, max and exp before the row state is written (+2), a bank read, exp and the rescale of
+  // the row sum (+3), a bank read and the rescale of U_acc (+2). A GEMM phase is its latency
+  // plus the cycle in which start is given. Normalisation: a row's reciprocal starts every
+  // max(kRecipCycles, Dv) cycles (one divider; its result is held while the row's Dv outputs,
+  // one per cycle, use it); the last row's outputs come 2 cycles after its result (hold
+  // register, rubick_scale's register).
   PipelineTiming t;
   t.blocks = (f.s + blockKeys - 1) / blockKeys;
-  t.copy = std::max(c.keyPlaces, c.valuePlaces) + 2;
-  t.gemm1 = latency1 + 2;
+  t.query = c.queryPlaces + 1;
+  t.copy = std::max(c.keyPlaces, c.valuePlaces) + 1;
+  t.gemm1 = latency1 + 1;
   t.rowMax = f.l * blockKeys + 2;
   t.exp = c.expPlaces + 3;
-  t.gemm2 = latency2 + 2;
-  t.accumulate = f.l * f.dv + 3;
-  t.normalise = f.l * (kRecipCycles + f.dv + 3);
+  t.gemm2 = latency2 + 1;
+  t.accumulate = f.l * f.dv + 2;
+  t.normalise = (f.l - 1) * std::max(kRecipCycles, f.dv) + kRecipCycles + 2 + f.dv;
   return t;
 }
 
@@ -138,21 +145,33 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
   eo.progress = nullptr;
 
   const AttentionForm& f = form;
-  // Everything outside the two arrays: the key/value store, the row state, U_acc and O.
+  // Everything outside the two arrays, as src/emit/AttentionTop.cpp and VectorUnit.cpp build
+  // it: the query, key/value and output stores (all heads), the row state (m, alpha, l) and
+  // U_acc.
+  const tc::Tensor& qt = prog.tensors[f.q];
   const tc::Tensor& kt = prog.tensors[f.k];
   const tc::Tensor& vt = prog.tensors[f.v];
   const tc::Tensor& ot = prog.tensors[f.o];
   const int64_t storeBytes =
-      f.s * f.d * bytesOf(tc::bitWidth(kt.type)) + f.s * f.dv * bytesOf(tc::bitWidth(vt.type));
-  const int64_t stateBytes = f.l * (4 + 4 + bytesOf(sumBits(f)) + 2) + f.l * f.dv * 4 +
-                             f.l * f.dv * bytesOf(tc::bitWidth(ot.type));
+      f.heads *
+      (f.l * f.d * bytesOf(tc::bitWidth(qt.type)) + f.s * f.d * bytesOf(tc::bitWidth(kt.type)) +
+       f.s * f.dv * bytesOf(tc::bitWidth(vt.type)) + f.l * f.dv * bytesOf(tc::bitWidth(ot.type)));
+  const int64_t stateBytes = f.l * (4 + 2 + bytesOf(sumBits(f))) + f.l * f.dv * 4;
 
+  if (f.multiHead && (f.headSize.empty() || !o.rebind))
+    throw Error("explore", "multi-head attention needs the number of heads as a size symbol "
+                           "(such as H in int8(H, L, D) Q), so that the arrays can be designed "
+                           "for one head");
   std::vector<dse::DesignPoint> none;
   for (int64_t bk : blockCandidates(f, o)) {
-    tc::Program p = bk == f.s || !o.rebind ? prog : [&] {
+    // The arrays compute one head over one key block: the heads run one after another, so a
+    // multi-head program's GEMMs are designed for a single head.
+    tc::Program p = (bk == f.s && !f.multiHead) || !o.rebind ? prog : [&] {
       std::vector<std::pair<std::string, int64_t>> sizes = prog.sizes;
-      for (auto& [n, val] : sizes)
+      for (auto& [n, val] : sizes) {
         if (n == f.keySize) val = bk;
+        if (f.multiHead && n == f.headSize) val = 1;
+      }
       return o.rebind(sizes);
     }();
     GemmStage base1, base2;
@@ -170,11 +189,13 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
       return er.points;
     };
     std::vector<dse::DesignPoint> d1 = best(base1), d2 = best(base2);
-    std::vector<int64_t> keyPlaces, valuePlaces, expPlaces;
+    std::vector<int64_t> keyPlaces, valuePlaces, expPlaces, queryPlaces;
     for (const dse::DesignPoint& d : d1) {
       GemmStage g = base1;
       g.design = d;
-      keyPlaces.push_back(placesOf(mapOf(g), g.view, f.k));
+      auto maps = mapOf(g);
+      keyPlaces.push_back(placesOf(maps, g.view, f.k));
+      queryPlaces.push_back(placesOf(maps, g.view, f.q));
     }
     for (const dse::DesignPoint& d : d2) {
       GemmStage g = base2;
@@ -193,7 +214,7 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
         pt.g1.design = d1[a];
         pt.g2 = base2;
         pt.g2.design = d2[b];
-        pt.counts = {keyPlaces[a], valuePlaces[b], expPlaces[b]};
+        pt.counts = {keyPlaces[a], valuePlaces[b], expPlaces[b], queryPlaces[a]};
         pt.timing = pipelineTiming(f, pt.counts, bk, d1[a].metrics.latency, d2[b].metrics.latency);
         pt.latency = f.heads * pt.timing.perHead();
         pt.scoreBytes = d1[a].metrics.tensors.front().bufferBytes;

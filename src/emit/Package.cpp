@@ -59,14 +59,21 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
   df["outer"] = outer;
   j["dataflow"] = df;
   const dse::Schedule& s = plan.schedule;
-  j["schedule"] = {{"tau_first", s.first}, {"tau_last", s.last}, {"tile_cycles", s.tileCycles},
-                   {"tiles", s.tiles}, {"latency", s.latency}};
+  j["schedule"] = {{"tau_first", s.first},
+                   {"tau_last", s.last},
+                   {"tile_cycles", s.tileCycles},
+                   {"tiles", s.tiles},
+                   {"latency", s.latency}};
   j["widths"] = {{"product", plan.productBits}, {"accumulator", plan.accumulatorBits}};
   const dse::Metrics& m = pt.metrics;
-  j["metrics"] = {{"latency", m.latency},         {"utilization", m.utilization},
-                  {"buffer_bytes", m.bufferBytes}, {"wires", m.wires},
-                  {"links", m.linkBits},           {"max_fanout", m.maxFanout},
-                  {"max_fanin", m.maxFanin},       {"area", m.area},
+  j["metrics"] = {{"latency", m.latency},
+                  {"utilization", m.utilization},
+                  {"buffer_bytes", m.bufferBytes},
+                  {"wires", m.wires},
+                  {"links", m.linkBits},
+                  {"max_fanout", m.maxFanout},
+                  {"max_fanin", m.maxFanin},
+                  {"area", m.area},
                   {"energy", m.energy}};
   dataflow::Decomposition dec = dataflow::decompose(v, d);
   Json tensors = Json::array();
@@ -120,7 +127,8 @@ std::string readme(const arch::Plan& plan, const dse::DesignPoint& pt, const std
      << "- product " << plan.productBits << " bits, accumulator " << plan.accumulatorBits
      << " bits\n\n"
      << "## Tensors\n\n"
-     << "| select | tensor | role | entry | banks | depth | bits |\n|---|---|---|---|---|---|---|\n";
+     << "| select | tensor | role | entry | banks | depth | bits "
+        "|\n|---|---|---|---|---|---|---|\n";
   for (size_t t = 0; t < plan.tensors.size(); ++t) {
     const arch::TensorPlan& tp = plan.tensors[t];
     os << "| " << t << " | " << tp.name << " | " << (tp.output ? "output" : "input") << " | "
@@ -156,8 +164,9 @@ std::string readme(const arch::Plan& plan, const dse::DesignPoint& pt, const std
      << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "\n"
      << "    iverilog -g2005 -o sim.vvp -f filelist.f\n"
      << "    yosys -p \"read_verilog $(tr '\\n' ' ' < filelist.f); synth -top " << top << "\"\n\n"
-     << "`rubick verify` (planned) builds a self-checking Verilator testbench from "
-        "`design.json`.\n";
+     << "`rubick verify` with the flags that emitted this design (and `--point` its ID) "
+        "simulates it in Verilator against rubick's reference model, through the host port "
+        "and the places in `design.json`.\n";
   return os.str();
 }
 
@@ -216,7 +225,8 @@ void writeDirectory(const std::string& outdir, const std::vector<File>& files) {
       std::ofstream out(p, std::ios::binary);
       out << f.content;
       out.close();
-      if (!out) throw Error(outdir, std::string("cannot write ") + f.path + ": " + std::strerror(errno));
+      if (!out)
+        throw Error(outdir, std::string("cannot write ") + f.path + ": " + std::strerror(errno));
     }
     fs::path old = parent / (target.filename().string() + ".old." + std::to_string(::getpid()));
     bool had = fs::exists(target, ec);

@@ -9,11 +9,17 @@
 namespace rubick::ref {
 namespace {
 
+void checkShape(const std::vector<int64_t>& q, const std::vector<int64_t>& k, int64_t L, int64_t S,
+                int64_t D) {
+  if (L < 1 || S < 1 || D < 1) throw std::invalid_argument("attention: L, S and D must be >= 1");
+  if (static_cast<int64_t>(q.size()) != L * D || static_cast<int64_t>(k.size()) != S * D)
+    throw std::invalid_argument("attention: Q must hold L*D values, K S*D");
+}
+
 void checkShape(const std::vector<int64_t>& q, const std::vector<int64_t>& k,
                 const std::vector<int64_t>& v, int64_t L, int64_t S, int64_t D) {
-  if (L < 1 || S < 1 || D < 1) throw std::invalid_argument("attention: L, S and D must be >= 1");
-  if (static_cast<int64_t>(q.size()) != L * D || static_cast<int64_t>(k.size()) != S * D ||
-      static_cast<int64_t>(v.size()) != S * D)
+  checkShape(q, k, L, S, D);
+  if (static_cast<int64_t>(v.size()) != S * D)
     throw std::invalid_argument("attention: Q must hold L*D values, K and V S*D each");
 }
 
@@ -31,10 +37,19 @@ int64_t score(const std::vector<int64_t>& q, const std::vector<int64_t>& k, int6
 std::vector<int64_t> attentionFixed(const std::vector<int64_t>& q, const std::vector<int64_t>& k,
                                     const std::vector<int64_t>& v, int64_t L, int64_t S, int64_t D,
                                     int expFrac, int64_t blockKeys) {
-  checkShape(q, k, v, L, S, D);
+  return attentionFixed(q, k, v, L, S, D, D, expFrac, blockKeys);
+}
+
+std::vector<int64_t> attentionFixed(const std::vector<int64_t>& q, const std::vector<int64_t>& k,
+                                    const std::vector<int64_t>& v, int64_t L, int64_t S, int64_t D,
+                                    int64_t Dv, int expFrac, int64_t blockKeys) {
+  if (Dv < 1) throw std::invalid_argument("attention: Dv must be >= 1");
+  checkShape(q, k, L, S, D);
+  if (static_cast<int64_t>(v.size()) != S * Dv)
+    throw std::invalid_argument("attention: V must hold S*Dv values");
   if (blockKeys < 1) throw std::invalid_argument("attention: blockKeys must be >= 1");
-  std::vector<int64_t> o(L * D);
-  std::vector<int64_t> sc, u(D), acc(D);
+  std::vector<int64_t> o(L * Dv);
+  std::vector<int64_t> sc, u(Dv), acc(Dv);
   for (int64_t i = 0; i < L; ++i) {
     int64_t m = 0, l = 0; // m is meaningless before the first block (it is -infinity)
     std::fill(u.begin(), u.end(), 0);
@@ -52,16 +67,16 @@ std::vector<int64_t> attentionFixed(const std::vector<int64_t>& q, const std::ve
       for (int64_t j = j0; j < j1; ++j) {
         const int64_t e = expQ15(sc[j - j0] - mNew, expFrac);
         sumE += e;
-        for (int64_t d = 0; d < D; ++d)
-          acc[d] += e * v[j * D + d];
+        for (int64_t d = 0; d < Dv; ++d)
+          acc[d] += e * v[j * Dv + d];
       }
       l = rescaleQ15(l, alpha) + sumE;
-      for (int64_t d = 0; d < D; ++d)
+      for (int64_t d = 0; d < Dv; ++d)
         u[d] = rescaleQ15(u[d], alpha) + acc[d];
       m = mNew;
     }
-    for (int64_t d = 0; d < D; ++d)
-      o[i * D + d] = saturate(divideExact(u[d], l), 64);
+    for (int64_t d = 0; d < Dv; ++d)
+      o[i * Dv + d] = saturate(divideExact(u[d], l), 64);
   }
   return o;
 }

@@ -30,13 +30,13 @@ void addDataflowOption(CLI::App& cmd, DataflowOptions& o) {
 std::pair<int64_t, int64_t> parseArray(const std::string& text) {
   size_t x = text.find_first_of("xX");
   auto bad = [&] {
-    throw Error("--array", "expected PxQ with positive integers (such as 8x8), found '" + text + "'");
+    throw Error("--array",
+                "expected PxQ with positive integers (such as 8x8), found '" + text + "'");
   };
   if (x == std::string::npos || x == 0 || x + 1 >= text.size()) bad();
   for (size_t i = 0; i < text.size(); ++i)
     if (i != x && !std::isdigit(static_cast<unsigned char>(text[i]))) bad();
-  if (x > 6 || text.size() - x - 1 > 6)
-    throw Error("--array", "array " + text + " is too large");
+  if (x > 6 || text.size() - x - 1 > 6) throw Error("--array", "array " + text + " is too large");
   int64_t p = std::stoll(text.substr(0, x)), q = std::stoll(text.substr(x + 1));
   if (p <= 0 || q <= 0) bad();
   return {p, q};
@@ -55,7 +55,8 @@ size_t pickStatement(const tc::Program& prog, const std::string& stmt) {
     const tc::Statement& s = prog.statements[i];
     if (s.name == stmt || prog.tensors[s.write.tensor].name == stmt) return i;
   }
-  throw Error("--stmt", "no statement '" + stmt + "' in '" + prog.name + "'; its statements:" + list);
+  throw Error("--stmt",
+              "no statement '" + stmt + "' in '" + prog.name + "'; its statements:" + list);
 }
 
 dataflow::Dataflow loadDataflow(const DataflowOptions& o, const dataflow::StatementView& v) {

@@ -53,16 +53,18 @@ int runDump(const DumpOptions& o) {
 Action addDumpCommand(CLI::App& app) {
   auto opts = std::make_shared<DumpOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "dump", "Print an intermediate form: syntax tree, polyhedral model, dataflow IR or dataflow space");
-  cmd->footer("Examples:\n"
-              "  rubick dump --poly examples/gemm.tc              iteration domains and accesses\n"
-              "  rubick dump --poly examples/gemm.tc --size M=8   with a size overridden\n"
-              "  rubick dump --ast examples/attention.tc          the program as parsed\n"
-              "  rubick dump --ir examples/gemm.tc --size M=2,K=2,N=4 --array 2x2 \\\n"
-              "      --dataflow 'PE(k, j mod 2) | T(i + j mod 2, j / 2)'   entries and layouts\n"
-              "  rubick dump --space examples/gemm.tc --array 8x8    dataflows per entry combination\n\n"
-              "--poly prints, per statement, the iteration domain (an isl set) and one access\n"
-              "relation (an isl map) per tensor reference; the write is marked with its reduction.");
+      "dump",
+      "Print an intermediate form: syntax tree, polyhedral model, dataflow IR or dataflow space");
+  cmd->footer(
+      "Examples:\n"
+      "  rubick dump --poly examples/gemm.tc              iteration domains and accesses\n"
+      "  rubick dump --poly examples/gemm.tc --size M=8   with a size overridden\n"
+      "  rubick dump --ast examples/attention.tc          the program as parsed\n"
+      "  rubick dump --ir examples/gemm.tc --size M=2,K=2,N=4 --array 2x2 \\\n"
+      "      --dataflow 'PE(k, j mod 2) | T(i + j mod 2, j / 2)'   entries and layouts\n"
+      "  rubick dump --space examples/gemm.tc --array 8x8    dataflows per entry combination\n\n"
+      "--poly prints, per statement, the iteration domain (an isl set) and one access\n"
+      "relation (an isl map) per tensor reference; the write is marked with its reduction.");
   addInputOptions(*cmd, opts->input);
   auto* what = cmd->add_option_group("what", "What to print (one of)");
   what->add_flag("--ast", opts->ast, "The parsed program, printed back as TC (syntax only)");

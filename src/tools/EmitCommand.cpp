@@ -1,7 +1,9 @@
 // `rubick emit`: Verilog for one design of the explored space.
 
+#include "AttentionCommands.h"
 #include "Commands.h"
 #include "InputOptions.h"
+#include "PipelineOptions.h"
 #include "SearchOptions.h"
 
 #include "rubick/dataflow/Decompose.h"
@@ -40,8 +42,8 @@ std::map<std::string, std::string> parsePairs(const std::string& text, const std
       names += (names.empty() ? "" : ", ") + a.name;
     }
     if (!known)
-      throw Error(flag, "'" + tensor + "' is not a tensor of " + v.statement + " (tensors: " +
-                            names + ")");
+      throw Error(flag, "'" + tensor + "' is not a tensor of " + v.statement +
+                            " (tensors: " + names + ")");
     out[tensor] = item.substr(eq + 1);
     if (comma == std::string::npos) break;
     i = comma + 1;
@@ -52,6 +54,8 @@ std::map<std::string, std::string> parsePairs(const std::string& text, const std
 int runEmit(const EmitCli& o) {
   if (o.output.empty()) throw Error("emit", "give the output directory with -o OUTDIR");
   tc::Program prog = loadInput(o.input);
+  if (wantsPipeline(prog, o.search)) // attention: the whole fused pipeline
+    return emitPipeline(prog, o.input, o.search, o.point, o.output, o.name);
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
@@ -111,8 +115,8 @@ int runEmit(const EmitCli& o) {
   emit::writeDirectory(o.output, files);
   std::cout << "design " << chosen->id << ": " << dataflow::toSpec(chosen->dataflow, v) << " on "
             << chosen->dataflow.p << "x" << chosen->dataflow.q << "\n"
-            << "latency " << chosen->metrics.latency << " cycles; top module " << name
-            << "_top; " << files.size() << " files in " << o.output << "\n";
+            << "latency " << chosen->metrics.latency << " cycles; top module " << name << "_top; "
+            << files.size() << " files in " << o.output << "\n";
   return 0;
 }
 

@@ -77,10 +77,10 @@ std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r
   if (!r.points.empty()) {
     const attn::PipelinePoint& p = r.points.front();
     const attn::PipelineTiming& t = p.timing;
-    os << "\nrank 1 per block (" << t.blocks << " block" << (t.blocks > 1 ? "s" : "") << "): copy "
-       << t.copy << ", GEMM 1 " << t.gemm1 << ", row max " << t.rowMax << ", exp " << t.exp
-       << ", GEMM 2 " << t.gemm2 << ", accumulate " << t.accumulate << " cycles; then normalise "
-       << t.normalise << " cycles\n";
+    os << "\nrank 1 per head: query " << t.query << " cycles; per block (" << t.blocks << " block"
+       << (t.blocks > 1 ? "s" : "") << "): copy " << t.copy << ", GEMM 1 " << t.gemm1
+       << ", row max " << t.rowMax << ", exp " << t.exp << ", GEMM 2 " << t.gemm2 << ", accumulate "
+       << t.accumulate << " cycles; then normalise " << t.normalise << " cycles\n";
   }
   return os.str();
 }

@@ -1,8 +1,11 @@
 // `rubick verify`: emit designs, simulate them in Verilator, compare with the reference model.
 
+#include "AttentionCommands.h"
 #include "Commands.h"
 #include "InputOptions.h"
+#include "PipelineOptions.h"
 #include "SearchOptions.h"
+#include "VerifyReport.h"
 
 #include "rubick/dataflow/Decompose.h"
 #include "rubick/support/Diagnostic.h"
@@ -30,28 +33,15 @@ struct VerifyCli {
   unsigned jobs = 0;
 };
 
-// The --timing columns of one design (its first trial): build seconds, simulated cycles,
-// simulation seconds, simulated cycles per second.
-void printTiming(const verify::Result& res, const verify::Trial* t) {
-  if (!res.built)
-    std::printf("%8s ", "-");
-  else if (res.reused)
-    std::printf("%8s ", "reused");
-  else
-    std::printf("%8.2f ", res.buildSeconds);
-  if (!t) {
-    std::printf("%10s %8s %10s  ", "-", "-", "-");
-    return;
-  }
-  std::printf("%10llu %8.4f ", static_cast<unsigned long long>(t->simCycles), t->simSeconds);
-  if (t->simSeconds > 0)
-    std::printf("%10.0f  ", double(t->simCycles) / t->simSeconds);
-  else
-    std::printf("%10s  ", "-");
-}
-
 int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
+  if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
+    if (o.all || !o.cover.empty() || o.limit)
+      throw Error("verify", "--all, --cover and --limit are for single statements (use --stmt)");
+    return verifyPipeline(
+        prog, o.input, o.search,
+        {o.point, o.work, o.runtimeDir, o.wave, o.seed, o.trials, o.timing, o.optimise});
+  }
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   SearchOptions search = o.search;
@@ -136,7 +126,7 @@ int runVerify(const VerifyCli& o) {
   size_t failed = 0;
   std::printf("%s: %s\n%-6s %-10s %9s %9s %7s  ", prog.statements[stmt].name.c_str(),
               prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted", "util");
-  if (o.timing) std::printf("%8s %10s %8s %10s  ", "build_s", "sim_cycles", "sim_s", "cycles/s");
+  if (o.timing) printTimingHeader();
   std::printf("dataflow\n");
   for (const verify::Result& res : results) {
     bool pass = res.pass();
@@ -148,26 +138,9 @@ int runVerify(const VerifyCli& o) {
     if (o.timing) printTiming(res, t);
     std::printf("%s on %lldx%lld\n", res.spec.c_str(), static_cast<long long>(res.p),
                 static_cast<long long>(res.q));
-    if (!res.error.empty()) std::printf("  %s\n", res.error.c_str());
-    for (const verify::Trial& tr : res.trials) {
-      if (tr.pass) continue;
-      std::printf("  seed %llu: %zu of %zu outputs differ; cycles measured %lld, predicted %lld\n",
-                  static_cast<unsigned long long>(tr.seed), tr.mismatches, tr.elements,
-                  static_cast<long long>(tr.measured), static_cast<long long>(tr.predicted));
-      std::istringstream rep(tr.report);
-      std::string line;
-      while (std::getline(rep, line))
-        std::printf("    %s\n", line.c_str());
-      if (!tr.wave.empty()) std::printf("    waveform: %s\n", tr.wave.c_str());
-    }
+    printProblems(res);
   }
-  if (o.timing) {
-    if (runtimeSeconds > 0)
-      std::printf("shared runtime (Verilator library, testbench core): built in %.2f s\n",
-                  runtimeSeconds);
-    else
-      std::printf("shared runtime (Verilator library, testbench core): reused\n");
-  }
+  if (o.timing) printRuntime(runtimeSeconds);
   if (chosen.size() < selected)
     std::printf("designs %zu-%zu of the %zu selected\n", o.skip + 1, o.skip + chosen.size(),
                 selected);

@@ -108,17 +108,18 @@ def att(int32(L,D) Q, int8(S,D) K, int8(S,D) V) -> (O) {
 TEST(Pipeline, TimingAddsUpThePhases) {
   tc::Program p = withSizes(kSingle, 5, 7, 3, 4);
   AttentionForm f = recogniseAttention(p, nullptr);
-  PipelineCounts c{30, 40, 50};
+  PipelineCounts c{30, 40, 50, 60};
   PipelineTiming t = pipelineTiming(f, c, 3, 100, 200);
   EXPECT_EQ(t.blocks, 3); // 7 keys in blocks of 3: 3 + 3 + 1
-  EXPECT_EQ(t.copy, 40 + 2);
-  EXPECT_EQ(t.gemm1, 102);
+  EXPECT_EQ(t.query, 60 + 1);
+  EXPECT_EQ(t.copy, 40 + 1);
+  EXPECT_EQ(t.gemm1, 101);
   EXPECT_EQ(t.rowMax, 5 * 3 + 2);
   EXPECT_EQ(t.exp, 50 + 3);
-  EXPECT_EQ(t.gemm2, 202);
-  EXPECT_EQ(t.accumulate, 5 * 4 + 3);
-  EXPECT_EQ(t.normalise, 5 * (kRecipCycles + 4 + 3));
-  EXPECT_EQ(t.perHead(), 3 * (42 + 102 + 17 + 53 + 202 + 23) + t.normalise);
+  EXPECT_EQ(t.gemm2, 201);
+  EXPECT_EQ(t.accumulate, 5 * 4 + 2);
+  EXPECT_EQ(t.normalise, 4 * kRecipCycles + kRecipCycles + 2 + 4); // rows every 34 cycles
+  EXPECT_EQ(t.perHead(), 61 + 3 * (41 + 101 + 17 + 53 + 201 + 22) + t.normalise);
 }
 
 TEST(Pipeline, SmallerKeyBlocksShrinkTheScoreBuffer) {

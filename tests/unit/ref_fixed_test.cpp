@@ -237,6 +237,31 @@ TEST(Attention, HandWorkedBlocks) {
   EXPECT_NEAR(attentionFloat(q, k0, v, 1, 2, 1, 0)[0], 15.0, 1e-12);
 }
 
+TEST(Attention, ValueDimensionMayDifferFromTheHeadDimension) {
+  // Each output column depends only on its value column: column c of O with Dv = 5 equals
+  // column 0 of O with Dv = D = 3 when that one's value column 0 is column c.
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int64_t> val(-128, 127);
+  const int64_t L = 4, S = 7, D = 3, Dv = 5;
+  std::vector<int64_t> q(L * D), k(S * D), v(S * Dv);
+  for (std::vector<int64_t>* t : {&q, &k, &v})
+    for (int64_t& x : *t)
+      x = val(rng);
+  for (int64_t block : {7, 3}) {
+    std::vector<int64_t> o = attentionFixed(q, k, v, L, S, D, Dv, 12, block);
+    ASSERT_EQ(o.size(), size_t(L * Dv));
+    for (int64_t c = 0; c < Dv; ++c) {
+      std::vector<int64_t> v3(S * D, 1);
+      for (int64_t j = 0; j < S; ++j)
+        v3[j * D] = v[j * Dv + c];
+      std::vector<int64_t> o3 = attentionFixed(q, k, v3, L, S, D, 12, block);
+      for (int64_t i = 0; i < L; ++i)
+        EXPECT_EQ(o[i * Dv + c], o3[i * D]) << "row " << i << " column " << c;
+    }
+  }
+  EXPECT_THROW(attentionFixed(q, k, v, L, S, D, 4, 12, 7), std::invalid_argument);
+}
+
 TEST(Attention, BlocksStayCloseToFloat) {
   // Each weight is within about 0.3% of exp (ExpIsMonotoneAndClose), so the weighted average
   // of int8 values moves by at most about 2 * 0.003 * 128 = 0.8; the division adds at most

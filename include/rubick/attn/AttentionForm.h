@@ -32,6 +32,10 @@ struct AttentionForm {
   int64_t heads = 1;
   int64_t l = 0, s = 0, d = 0, dv = 0; // queries, keys, head dimension, value dimension
   std::string keySize;                 // the size symbol of the key dimension ("S"), if any
+  std::string headSize;                // multi-head: the size symbol of the heads ("H"), if any
+  // Which dimension of each input (counting the head dimension) is indexed by the query row
+  // (Q) or the key (K, V): Q(i, d) has queryDim 0, Kt(d, j) keyDimK 1, with heads one more.
+  int queryDim = 0, keyDimK = 0, keyDimV = 0;
 };
 
 /// Matches the attention form; throws rubick::Error at the first statement that does not fit,

@@ -33,15 +33,16 @@ struct GemmStage {
   std::vector<int64_t> elementBits; // per access (write first), as the hardware stores them
 };
 
-/// Cycles of each phase; `perBlock` phases run once per block (the last block may be shorter,
-/// but the hardware still runs full-length phases: the masked keys cost their cycles).
+/// Cycles of each phase, exactly as the emitted sequencer runs them (src/emit/AttentionTop.cpp);
+/// block phases run once per block (the last block may be shorter, but the hardware still runs
+/// full-length phases: the masked keys cost their cycles), `query` and `normalise` once per head.
 struct PipelineTiming {
+  int64_t query = 0;                                                           // per head
   int64_t copy = 0, gemm1 = 0, rowMax = 0, exp = 0, gemm2 = 0, accumulate = 0; // per block
-  int64_t normalise = 0;                                                       // once
+  int64_t normalise = 0;                                                       // per head
   int64_t blocks = 1;
-  int64_t perHead() const {
-    return blocks * (copy + gemm1 + rowMax + exp + gemm2 + accumulate) + normalise;
-  }
+  int64_t perBlock() const { return copy + gemm1 + rowMax + exp + gemm2 + accumulate; }
+  int64_t perHead() const { return query + blocks * perBlock() + normalise; }
 };
 
 /// Element counts the vector unit's sequences walk (places: an element stored in n banks
@@ -50,6 +51,7 @@ struct PipelineCounts {
   int64_t keyPlaces = 0;   // K elements of one block, over GEMM 1's banks
   int64_t valuePlaces = 0; // V elements of one block, over GEMM 2's banks
   int64_t expPlaces = 0;   // E elements of one block, over GEMM 2's banks
+  int64_t queryPlaces = 0; // Q elements of one head, over GEMM 1's banks
 };
 
 struct PipelinePoint {
@@ -95,7 +97,8 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
 PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, int64_t blockKeys,
                               int64_t latency1, int64_t latency2);
 
-/// Cycles of the reciprocal unit (rtl_templates/rubick_recip.v): one per quotient bit + 2.
-inline constexpr int64_t kRecipCycles = 35;
+/// Cycles from a reciprocal's start to its result (rtl_templates/rubick_recip.v: start, then
+/// 33 quotient bits); the next row's reciprocal can start in the cycle its result appears.
+inline constexpr int64_t kRecipCycles = 34;
 
 } // namespace rubick::attn

@@ -26,6 +26,11 @@ std::vector<int64_t> attentionFixed(const std::vector<int64_t>& q, const std::ve
                                     const std::vector<int64_t>& v, int64_t L, int64_t S, int64_t D,
                                     int expFrac, int64_t blockKeys);
 
+/// The same with a value dimension Dv that may differ from D: V[S][Dv], O[L][Dv].
+std::vector<int64_t> attentionFixed(const std::vector<int64_t>& q, const std::vector<int64_t>& k,
+                                    const std::vector<int64_t>& v, int64_t L, int64_t S, int64_t D,
+                                    int64_t Dv, int expFrac, int64_t blockKeys);
+
 /// O = softmax_j((Q K^T)(i,j) / 2^expFrac) V in double precision, from the same integers.
 std::vector<double> attentionFloat(const std::vector<int64_t>& q, const std::vector<int64_t>& k,
                                    const std::vector<int64_t>& v, int64_t L, int64_t S, int64_t D,

@@ -1,0 +1,158 @@
+#include "AttentionTables.h"
+
+#include "rubick/arch/HostMap.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rubick::emit::detail {
+namespace {
+
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t n = 1;
+  for (int64_t x : v)
+    n *= x;
+  return n;
+}
+
+// Row-major indices of element `lin` of a tensor of `shape`.
+std::vector<int64_t> indicesOf(int64_t lin, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t r = shape.size(); r-- > 0;) {
+    idx[r] = lin % shape[r];
+    lin /= shape[r];
+  }
+  return idx;
+}
+
+// Offset in the row-major store of the whole tensor (`full` shape) of the element with these
+// indices; a block's key indices count from the block's first key.
+int64_t storeOffset(const std::vector<int64_t>& idx, const std::vector<int64_t>& full) {
+  int64_t off = 0;
+  for (size_t r = 0; r < full.size(); ++r)
+    off = off * full[r] + idx[r];
+  return off;
+}
+
+int64_t strideOf(const std::vector<int64_t>& full, int dim) {
+  int64_t s = 1;
+  for (size_t r = size_t(dim) + 1; r < full.size(); ++r)
+    s *= full[r];
+  return s;
+}
+
+const arch::TensorMap& mapOf(const std::vector<arch::TensorMap>& maps, const attn::GemmStage& g,
+                             int tensor) {
+  return maps.at(size_t(selectOf(g, tensor)));
+}
+
+} // namespace
+
+HostPort hostPort(const arch::Plan& plan) {
+  HostPort h;
+  size_t ports = 1;
+  for (const arch::TensorPlan& t : plan.tensors) {
+    ports = std::max(ports, t.ports.size());
+    h.addressBits = std::max(h.addressBits, t.addressBits);
+    h.dataBits = std::max(h.dataBits, t.elementBits);
+  }
+  h.tensorBits = arch::bitsFor(static_cast<int64_t>(plan.tensors.size()));
+  h.bankBits = arch::bitsFor(static_cast<int64_t>(ports));
+  return h;
+}
+
+int selectOf(const attn::GemmStage& g, int tensor) {
+  for (size_t a = 0; a < g.view.accesses.size(); ++a)
+    if (g.view.accesses[a].tensor == tensor) return int(a);
+  throw std::logic_error("attention: a tensor is missing from its GEMM stage");
+}
+
+AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionForm& f,
+                                const attn::PipelinePoint& p, const arch::Plan& plan1,
+                                const arch::Plan& plan2) {
+  const attn::GemmStage& g1 = p.g1;
+  const attn::GemmStage& g2 = p.g2;
+  const auto maps1 = arch::hostMap(g1.prog, g1.view, g1.design.dataflow, plan1);
+  const auto maps2 = arch::hostMap(g2.prog, g2.view, g2.design.dataflow, plan2);
+  const HostPort h1 = hostPort(plan1), h2 = hostPort(plan2);
+  const int64_t bk = p.blockKeys;
+  const int64_t iBits = arch::bitsFor(f.l), jBits = arch::bitsFor(bk);
+  const int heads = f.multiHead ? 1 : 0;
+  AttentionTables t;
+
+  // Inputs copied from a store: one row per place.
+  auto copyRom = [&](Rom& rom, const std::string& name, const arch::TensorMap& m, int tensor,
+                     int keyDim, const HostPort& h) {
+    const std::vector<int64_t>& full = prog.tensors[tensor].shape;
+    rom.name = name;
+    rom.fields = {{"off", arch::bitsFor(product(full))}};
+    if (keyDim >= 0) rom.fields.push_back({"key", jBits});
+    rom.fields.push_back({"bank", h.bankBits});
+    rom.fields.push_back({"addr", h.addressBits});
+    for (size_t e = 0; e < m.elements.size(); ++e) {
+      std::vector<int64_t> idx = indicesOf(int64_t(e), m.shape);
+      for (const arch::Location& loc : m.elements[e]) {
+        std::vector<int64_t> row = {storeOffset(idx, full)};
+        if (keyDim >= 0) row.push_back(idx[size_t(keyDim)]);
+        row.push_back(loc.bank);
+        row.push_back(loc.address);
+        rom.rows.push_back(row);
+      }
+    }
+  };
+  copyRom(t.query, "rom_q", mapOf(maps1, g1, f.q), f.q, -1, h1);
+  copyRom(t.key, "rom_k", mapOf(maps1, g1, f.k), f.k, f.keyDimK, h1);
+  copyRom(t.value, "rom_v", mapOf(maps2, g2, f.v), f.v, f.keyDimV, h2);
+  t.keyStep = bk * strideOf(prog.tensors[f.k].shape, f.keyDimK);
+  t.valueStep = bk * strideOf(prog.tensors[f.v].shape, f.keyDimV);
+
+  // Scores Sc(i, j) of one block, row-major: one place each.
+  const arch::TensorMap& sc = mapOf(maps1, g1, f.scores);
+  t.score.name = "rom_s";
+  t.score.fields = {{"bank", h1.bankBits}, {"addr", h1.addressBits}, {"i", iBits}, {"j", jBits}};
+  for (size_t e = 0; e < sc.elements.size(); ++e) {
+    if (sc.elements[e].size() != 1)
+      throw std::logic_error("attention: a score without exactly one place");
+    std::vector<int64_t> idx = indicesOf(int64_t(e), sc.shape);
+    const arch::Location& loc = sc.elements[e][0];
+    t.score.rows.push_back({loc.bank, loc.address, idx[size_t(heads)], idx[size_t(heads) + 1]});
+  }
+
+  // E(i, j) at every place GEMM 2 reads it, computed from the score of the same (i, j).
+  const arch::TensorMap& em = mapOf(maps2, g2, f.e);
+  t.expo.name = "rom_e";
+  t.expo.fields = {{"sbank", h1.bankBits},
+                   {"saddr", h1.addressBits},
+                   {"ebank", h2.bankBits},
+                   {"eaddr", h2.addressBits},
+                   {"i", iBits},
+                   {"j", jBits},
+                   {"count", 1},
+                   {"rstart", 1},
+                   {"rend", 1}};
+  for (size_t e = 0; e < em.elements.size(); ++e) {
+    const std::vector<arch::Location>& places = em.elements[e];
+    if (places.empty()) throw std::logic_error("attention: an exponential GEMM 2 never reads");
+    std::vector<int64_t> idx = indicesOf(int64_t(e), em.shape);
+    const int64_t i = idx[size_t(heads)], j = idx[size_t(heads) + 1];
+    const arch::Location& s = sc.elements[e][0]; // same shape, same element
+    for (size_t k = 0; k < places.size(); ++k)
+      t.expo.rows.push_back({s.bank, s.address, places[k].bank, places[k].address, i, j, k == 0,
+                             j == 0 && k == 0, j == bk - 1 && k + 1 == places.size()});
+  }
+
+  // U(i, e) of one block, row-major: one place each; its index is U_acc's.
+  const arch::TensorMap& um = mapOf(maps2, g2, f.u);
+  t.result.name = "rom_u";
+  t.result.fields = {{"bank", h2.bankBits}, {"addr", h2.addressBits}, {"i", iBits}};
+  for (size_t e = 0; e < um.elements.size(); ++e) {
+    if (um.elements[e].size() != 1)
+      throw std::logic_error("attention: a GEMM 2 result without exactly one place");
+    std::vector<int64_t> idx = indicesOf(int64_t(e), um.shape);
+    t.result.rows.push_back(
+        {um.elements[e][0].bank, um.elements[e][0].address, idx[size_t(heads)]});
+  }
+  return t;
+}
+
+} // namespace rubick::emit::detail

@@ -1,0 +1,45 @@
+#pragma once
+// The (bank, address) sequences the attention pipeline walks through its GEMM arrays' host
+// ports, taken from each array's host map and stored in the pipeline top as ROM tables
+// (private to src/emit).
+
+#include "rubick/arch/Plan.h"
+#include "rubick/attn/Pipeline.h"
+
+#include <string>
+#include <vector>
+
+namespace rubick::emit::detail {
+
+/// A table: one row per item, one value per field (unsigned, `bits` wide).
+struct Rom {
+  std::string name;
+  std::vector<std::pair<std::string, int64_t>> fields; // (name, bits)
+  std::vector<std::vector<int64_t>> rows;
+};
+
+/// A GEMM array's host port: widths and the select number of each tensor.
+struct HostPort {
+  int64_t tensorBits = 1, bankBits = 1, addressBits = 1, dataBits = 1;
+};
+HostPort hostPort(const arch::Plan& plan);
+
+/// The select number (position in the statement) of `tensor` in a GEMM stage.
+int selectOf(const attn::GemmStage& g, int tensor);
+
+struct AttentionTables {
+  Rom query;  // per Q place of one head: store offset, G1 bank, address
+  Rom key;    // per K place of one block: store offset, key in the block, G1 bank, address
+  Rom value;  // per V place of one block: store offset, key in the block, G2 bank, address
+  Rom score;  // per score (row-major i, j): G1 bank, address, i, j
+  Rom expo;   // per E place (row-major, then places): the score's G1 bank and address, the E
+              // G2 bank and address, i, j, first place of the element, row start, row end
+  Rom result; // per U element (row-major i, e): G2 bank, address, i
+  int64_t keyStep = 0, valueStep = 0; // store offset of one key block in K and V
+};
+
+AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionForm& f,
+                                const attn::PipelinePoint& p, const arch::Plan& plan1,
+                                const arch::Plan& plan2);
+
+} // namespace rubick::emit::detail

@@ -1,0 +1,480 @@
+// The attention pipeline's top: a sequencer of fixed-length phases (so the latency is exact and
+// equals attn::pipelineTiming), per phase a counter `cnt` that issues one item per cycle from a
+// ROM table, and a short pipeline behind it:
+//   query   cnt: Q store read          +1: write into GEMM 1's Q bank
+//   copy    cnt: K and V store reads   +1: write into GEMM 1's K bank and GEMM 2's V bank
+//   GEMM    cnt 0: start; the phase lasts the array's latency + 1
+//   row max cnt: GEMM 1 score read     +1: vector unit max  +2: m, alpha written
+//   exp     cnt: GEMM 1 score read     +1: vector unit exp  +2: E written into GEMM 2's banks,
+//                                                                row sum  +3: l written
+//   accum.  cnt: GEMM 2 U read         +1: vector unit rescale  +2: U_acc written
+//   norm.   a row's reciprocal every max(34, Dv) cycles; when it is ready (34 cycles after its
+//           start) the row's Dv outputs, one per cycle, into the O store
+// Items past the end of a block (keys >= S) are masked: K and V are written as 0, the row max
+// skips them and their E is 0.
+
+#include "AttentionTop.h"
+
+#include "VerilogText.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace rubick::emit::detail {
+namespace {
+
+// The rows of `rom` as an initialised memory and one wire per field, indexed by cnt.
+void writeRom(std::ostream& os, const Rom& rom, const std::string& prefix, int64_t cntBits,
+              std::vector<std::string>& unused) {
+  int64_t w = 0;
+  for (const auto& f : rom.fields)
+    w += f.second;
+  const int64_t rw = arch::bitsFor(std::max<int64_t>(2, int64_t(rom.rows.size())));
+  if (rw > cntBits) throw std::logic_error("attention: a ROM deeper than its phase");
+  os << "  // " << rom.name << ": " << rom.rows.size() << " items of";
+  for (const auto& f : rom.fields)
+    os << " " << f.first << " (" << f.second << ")";
+  os << "\n  reg " << range(w) << " " << rom.name << " [0:" << ((int64_t(1) << rw) - 1) << "];\n"
+     << "  initial begin\n";
+  for (size_t r = 0; r < rom.rows.size(); ++r) {
+    // Packed with the first field in the high bits, written in binary for any width.
+    std::string bits;
+    for (size_t f = 0; f < rom.fields.size(); ++f) {
+      const int64_t fw = rom.fields[f].second, v = rom.rows[r][f];
+      if (v < 0 || (fw < 63 && v >= (int64_t(1) << fw)))
+        throw std::logic_error("attention: a ROM value does not fit its field");
+      for (int64_t b = fw; b-- > 0;)
+        bits += ((v >> b) & 1) ? '1' : '0';
+    }
+    // Hex is shorter; pad the front to a multiple of 4 bits.
+    while (bits.size() % 4)
+      bits.insert(bits.begin(), '0');
+    std::string hex;
+    for (size_t i = 0; i < bits.size(); i += 4)
+      hex += "0123456789abcdef"[std::stoi(bits.substr(i, 4), nullptr, 2)];
+    os << "    " << rom.name << "[" << r << "] = " << w << "'h" << hex << ";\n";
+  }
+  os << "  end\n"
+     << "  wire " << range(w) << " " << prefix << "_row = " << rom.name << "[cnt[" << rw - 1
+     << ":0]];\n";
+  int64_t hi = w;
+  for (const auto& [name, fw] : rom.fields) {
+    os << "  wire " << range(fw) << " " << prefix << "_" << name << " = " << prefix << "_row["
+       << hi - 1 << ":" << hi - fw << "];\n";
+    hi -= fw;
+  }
+  if (rw < cntBits) unused.push_back("cnt");
+}
+
+// `v` (w bits) zero-extended to `to` bits.
+std::string zext(const std::string& v, int64_t w, int64_t to) {
+  if (w == to) return v;
+  return "{" + std::to_string(to - w) + "'d0, " + v + "}";
+}
+
+std::string modLit(int64_t v, int64_t w) {
+  return ulit(w >= 62 ? v : v % (int64_t(1) << w), w);
+}
+
+} // namespace
+
+std::string attentionTop(const TopParams& p, const AttentionTables& t) {
+  const attn::PipelineTiming& tm = p.timing;
+  const int64_t qItems = int64_t(t.query.rows.size());
+  const int64_t kItems = int64_t(t.key.rows.size()), vItems = int64_t(t.value.rows.size());
+  const int64_t sItems = int64_t(t.score.rows.size()), eItems = int64_t(t.expo.rows.size());
+  const int64_t uItems = int64_t(t.result.rows.size());
+  // One divider: a row's reciprocal starts every `period` cycles; its result is held while
+  // the row's Dv outputs use it.
+  const int64_t period = std::max(attn::kRecipCycles, p.dv);
+  // The model the explorer ranks by must be this hardware, phase by phase.
+  if (tm.query != qItems + 1 || tm.copy != std::max(kItems, vItems) + 1 ||
+      tm.rowMax != sItems + 2 || tm.exp != eItems + 3 || tm.accumulate != uItems + 2 ||
+      tm.normalise != (p.l - 1) * period + attn::kRecipCycles + 2 + p.dv)
+    throw std::logic_error("attention: the pipeline timing model differs from the hardware");
+  const std::vector<int64_t> lens = {tm.query, tm.copy,  tm.gemm1,      tm.rowMax,
+                                     tm.exp,   tm.gemm2, tm.accumulate, tm.normalise};
+  const int64_t cw = arch::bitsFor(*std::max_element(lens.begin(), lens.end()) + 1);
+  const int64_t qa = arch::bitsFor(p.qSize), ka = arch::bitsFor(p.kSize),
+                va = arch::bitsFor(p.vSize), oa = arch::bitsFor(p.oSize);
+  const int64_t ha = std::max({qa, ka, va, oa});
+  const int64_t hd = std::max({p.qBits, p.kBits, p.vBits, p.oBits});
+  const int64_t hw = arch::bitsFor(p.heads), bw = arch::bitsFor(p.blocks);
+  const int64_t jb = arch::bitsFor(p.blockKeys), jl = arch::bitsFor(p.s + 1);
+  const int64_t rb = p.vec.rowBits, eb = p.vec.elemBits, pcw = arch::bitsFor(period);
+  const int64_t nrw = arch::bitsFor(p.l + 2), nlw = arch::bitsFor(p.dv + 1);
+  const HostPort& h1 = p.g1;
+  const HostPort& h2 = p.g2;
+  std::vector<std::string> unused = {"host_wbank", "host_rbank", "host_raddr", "host_wdata",
+                                     "g1_busy",    "g1_done",    "g2_busy",    "g2_done"};
+  std::ostringstream os;
+  os << "// Generated by rubick " << RUBICK_VERSION << ". Do not edit.\n"
+     << "// Fused attention pipeline " << p.name << ": " << p.heads << " head(s), L=" << p.l
+     << " S=" << p.s << " Dv=" << p.dv << ", " << p.blocks << " key block(s) of " << p.blockKeys
+     << ".\n"
+     << "// Host: write Q (1), K (2), V (3) and read O (0) while busy is low; done rises "
+     << p.heads * tm.perHead() << " cycles\n// after the edge that samples start (README.md).\n"
+     << "`default_nettype none\n\n"
+     << "module " << p.name << "_top (\n"
+     << "  input  wire clk,\n"
+     << "  input  wire rst,\n"
+     << "  input  wire start,\n"
+     << "  output reg  busy,\n"
+     << "  output reg  done,\n"
+     << "  input  wire host_we,\n"
+     << "  input  wire [1:0] host_wtensor,\n"
+     << "  input  wire host_wbank,\n"
+     << "  input  wire " << range(ha) << " host_waddr,\n"
+     << "  input  wire " << range(hd) << " host_wdata,\n"
+     << "  input  wire host_re,\n"
+     << "  input  wire [1:0] host_rtensor,\n"
+     << "  input  wire host_rbank,\n"
+     << "  input  wire " << range(ha) << " host_raddr,\n"
+     << "  output wire " << range(hd) << " host_rdata\n"
+     << ");\n\n";
+
+  // Sequencer.
+  os << "  // Sequencer: per head query, then per block copy, GEMM 1, row max, exp, GEMM 2,\n"
+     << "  // accumulate, then normalise; every phase has a fixed length.\n"
+     << "  localparam [2:0] PH_Q = 3'd0, PH_KV = 3'd1, PH_G1 = 3'd2, PH_MAX = 3'd3, PH_EXP = "
+        "3'd4,\n"
+     << "                   PH_G2 = 3'd5, PH_ACC = 3'd6, PH_NORM = 3'd7;\n"
+     << "  reg [2:0] phase;\n"
+     << "  reg " << range(cw) << " cnt;\n"
+     << "  reg " << range(hw) << " head;\n"
+     << "  reg " << range(bw) << " blk;\n"
+     << "  reg " << range(qa) << " qhb;  // store offsets of the head and of the key block\n"
+     << "  reg " << range(ka) << " khb, kofs;\n"
+     << "  reg " << range(va) << " vhb, vofs;\n"
+     << "  reg " << range(oa) << " ohb;\n"
+     << "  reg " << range(jl) << " kleft; // keys from the block's first to S\n"
+     << "  reg " << range(cw) << " len_m1;\n"
+     << "  always @(*) begin\n"
+     << "    case (phase)\n";
+  const char* names[] = {"PH_Q", "PH_KV", "PH_G1", "PH_MAX", "PH_EXP", "PH_G2", "PH_ACC"};
+  for (size_t i = 0; i < 7; ++i)
+    os << "      " << names[i] << ": len_m1 = " << ulit(lens[i] - 1, cw) << ";\n";
+  os << "      default: len_m1 = " << ulit(lens[7] - 1, cw) << ";\n"
+     << "    endcase\n"
+     << "  end\n"
+     << "  wire last = (cnt == len_m1);\n"
+     << "  wire last_block = (blk == " << ulit(p.blocks - 1, bw) << ");\n"
+     << "  wire last_head = (head == " << ulit(p.heads - 1, hw) << ");\n"
+     << "  always @(posedge clk) begin\n"
+     << "    if (rst) begin\n"
+     << "      busy <= 1'b0;\n"
+     << "      done <= 1'b0;\n"
+     << "    end else if (!busy) begin\n"
+     << "      if (start) begin\n"
+     << "        busy <= 1'b1;\n"
+     << "        done <= 1'b0;\n"
+     << "      end\n"
+     << "    end else if (last && (phase == PH_NORM) && last_head) begin\n"
+     << "      busy <= 1'b0;\n"
+     << "      done <= 1'b1;\n"
+     << "    end\n"
+     << "  end\n"
+     << "  always @(posedge clk) begin\n"
+     << "    if (!busy) begin\n"
+     << "      phase <= PH_Q;\n"
+     << "      cnt <= " << ulit(0, cw) << ";\n"
+     << "      head <= " << ulit(0, hw) << ";\n"
+     << "      blk <= " << ulit(0, bw) << ";\n"
+     << "      qhb <= " << ulit(0, qa) << ";\n"
+     << "      khb <= " << ulit(0, ka) << ";\n"
+     << "      kofs <= " << ulit(0, ka) << ";\n"
+     << "      vhb <= " << ulit(0, va) << ";\n"
+     << "      vofs <= " << ulit(0, va) << ";\n"
+     << "      ohb <= " << ulit(0, oa) << ";\n"
+     << "      kleft <= " << ulit(p.s, jl) << ";\n"
+     << "    end else if (!last) begin\n"
+     << "      cnt <= cnt + " << ulit(1, cw) << ";\n"
+     << "    end else begin\n"
+     << "      cnt <= " << ulit(0, cw) << ";\n"
+     << "      case (phase)\n"
+     << "        PH_Q: phase <= PH_KV;\n"
+     << "        PH_KV: phase <= PH_G1;\n"
+     << "        PH_G1: phase <= PH_MAX;\n"
+     << "        PH_MAX: phase <= PH_EXP;\n"
+     << "        PH_EXP: phase <= PH_G2;\n"
+     << "        PH_G2: phase <= PH_ACC;\n"
+     << "        PH_ACC: begin\n"
+     << "          if (last_block) begin\n"
+     << "            phase <= PH_NORM;\n"
+     << "          end else begin\n"
+     << "            phase <= PH_KV;\n"
+     << "            blk <= blk + " << ulit(1, bw) << ";\n"
+     << "            kofs <= kofs + " << modLit(t.keyStep, ka) << ";\n"
+     << "            vofs <= vofs + " << modLit(t.valueStep, va) << ";\n"
+     << "            kleft <= kleft - " << ulit(p.blockKeys, jl) << ";\n"
+     << "          end\n"
+     << "        end\n"
+     << "        default: begin // PH_NORM: the next head\n"
+     << "          phase <= PH_Q;\n"
+     << "          head <= head + " << ulit(1, hw) << ";\n"
+     << "          blk <= " << ulit(0, bw) << ";\n"
+     << "          kofs <= " << ulit(0, ka) << ";\n"
+     << "          vofs <= " << ulit(0, va) << ";\n"
+     << "          kleft <= " << ulit(p.s, jl) << ";\n"
+     << "          qhb <= qhb + " << modLit(p.qSize / p.heads, qa) << ";\n"
+     << "          khb <= khb + " << modLit(p.kSize / p.heads, ka) << ";\n"
+     << "          vhb <= vhb + " << modLit(p.vSize / p.heads, va) << ";\n"
+     << "          ohb <= ohb + " << modLit(p.oSize / p.heads, oa) << ";\n"
+     << "        end\n"
+     << "      endcase\n"
+     << "    end\n"
+     << "  end\n\n";
+
+  // Stores and the host port.
+  os << "  // Stores, row-major as the program declares the tensors (all heads).\n"
+     << "  reg " << range(p.qBits) << " qmem [0:" << p.qSize - 1 << "];\n"
+     << "  reg " << range(p.kBits) << " kmem [0:" << p.kSize - 1 << "];\n"
+     << "  reg " << range(p.vBits) << " vmem [0:" << p.vSize - 1 << "];\n"
+     << "  reg " << range(p.oBits) << " omem [0:" << p.oSize - 1 << "];\n"
+     << "  wire host_write = host_we && !busy;\n"
+     << "  always @(posedge clk) begin\n"
+     << "    if (host_write && (host_wtensor == 2'd1)) qmem[host_waddr[" << qa - 1
+     << ":0]] <= host_wdata[" << p.qBits - 1 << ":0];\n"
+     << "    if (host_write && (host_wtensor == 2'd2)) kmem[host_waddr[" << ka - 1
+     << ":0]] <= host_wdata[" << p.kBits - 1 << ":0];\n"
+     << "    if (host_write && (host_wtensor == 2'd3)) vmem[host_waddr[" << va - 1
+     << ":0]] <= host_wdata[" << p.vBits - 1 << ":0];\n"
+     << "  end\n"
+     << "  // Host reads: O only; the word arrives the cycle after host_re.\n"
+     << "  reg " << range(p.oBits) << " o_rd;\n"
+     << "  reg o_sel;\n"
+     << "  always @(posedge clk) begin\n"
+     << "    if (host_re && !busy) begin\n"
+     << "      o_rd <= omem[host_raddr[" << oa - 1 << ":0]];\n"
+     << "      o_sel <= (host_rtensor == 2'd0);\n"
+     << "    end\n"
+     << "  end\n"
+     << "  assign host_rdata = o_sel ? " << zext("o_rd", p.oBits, hd) << " : " << ulit(0, hd)
+     << ";\n\n";
+
+  // ROM tables.
+  writeRom(os, t.query, "q", cw, unused);
+  writeRom(os, t.key, "k", cw, unused);
+  writeRom(os, t.value, "v", cw, unused);
+  writeRom(os, t.score, "s", cw, unused);
+  writeRom(os, t.expo, "e", cw, unused);
+  writeRom(os, t.result, "u", cw, unused);
+  os << "\n";
+
+  auto go = [&](const std::string& n, const std::string& ph, int64_t items) {
+    os << "  wire " << n << " = busy && (phase == " << ph << ") && (cnt < " << ulit(items, cw)
+       << ");\n";
+  };
+  auto keep = [&](const std::string& key) { return "(" + zext(key, jb, jl) + " < kleft)"; };
+  // Query and copy passes.
+  os << "  // Query and copy: store read, then the GEMM bank write (masked keys as 0).\n";
+  go("q_go", "PH_Q", qItems);
+  go("k_go", "PH_KV", kItems);
+  go("v_go", "PH_KV", vItems);
+  os << "  reg q_go1, k_go1, v_go1, k_keep1, v_keep1;\n"
+     << "  reg " << range(h1.bankBits) << " q_bank1, k_bank1;\n"
+     << "  reg " << range(h1.addressBits) << " q_addr1, k_addr1;\n"
+     << "  reg " << range(h2.bankBits) << " v_bank1;\n"
+     << "  reg " << range(h2.addressBits) << " v_addr1;\n"
+     << "  reg " << range(p.qBits) << " q_data1;\n"
+     << "  reg " << range(p.kBits) << " k_data1;\n"
+     << "  reg " << range(p.vBits) << " v_data1;\n"
+     << "  always @(posedge clk) begin\n"
+     << "    q_go1 <= q_go;\n"
+     << "    q_bank1 <= q_bank;\n"
+     << "    q_addr1 <= q_addr;\n"
+     << "    if (q_go) q_data1 <= qmem[qhb + q_off];\n"
+     << "    k_go1 <= k_go;\n"
+     << "    k_bank1 <= k_bank;\n"
+     << "    k_addr1 <= k_addr;\n"
+     << "    k_keep1 <= " << keep("k_key") << ";\n"
+     << "    if (k_go) k_data1 <= kmem[khb + kofs + k_off];\n"
+     << "    v_go1 <= v_go;\n"
+     << "    v_bank1 <= v_bank;\n"
+     << "    v_addr1 <= v_addr;\n"
+     << "    v_keep1 <= " << keep("v_key") << ";\n"
+     << "    if (v_go) v_data1 <= vmem[vhb + vofs + v_off];\n"
+     << "  end\n\n";
+
+  // Row max and exp passes read the scores.
+  os << "  // Row max and exp: score read from GEMM 1; exp writes E into GEMM 2 two cycles "
+        "later.\n";
+  go("s_go", "PH_MAX", sItems);
+  go("e_go", "PH_EXP", eItems);
+  os << "  reg s_go1, s_start1, s_end1, s_keep1;\n"
+     << "  reg " << range(rb) << " s_i1;\n"
+     << "  reg e_go1, e_keep1, e_count1, e_rstart1, e_rend1, e_go2;\n"
+     << "  reg " << range(rb) << " e_i1;\n"
+     << "  reg " << range(h2.bankBits) << " e_ebank1, e_ebank2;\n"
+     << "  reg " << range(h2.addressBits) << " e_eaddr1, e_eaddr2;\n"
+     << "  always @(posedge clk) begin\n"
+     << "    s_go1 <= s_go;\n"
+     << "    s_i1 <= s_i;\n"
+     << "    s_start1 <= (s_j == " << ulit(0, jb) << ");\n"
+     << "    s_end1 <= (s_j == " << ulit(p.blockKeys - 1, jb) << ");\n"
+     << "    s_keep1 <= " << keep("s_j") << ";\n"
+     << "    e_go1 <= e_go;\n"
+     << "    e_i1 <= e_i;\n"
+     << "    e_keep1 <= " << keep("e_j") << ";\n"
+     << "    e_count1 <= e_count;\n"
+     << "    e_rstart1 <= e_rstart;\n"
+     << "    e_rend1 <= e_rend;\n"
+     << "    e_ebank1 <= e_ebank;\n"
+     << "    e_eaddr1 <= e_eaddr;\n"
+     << "    e_go2 <= e_go1;\n"
+     << "    e_ebank2 <= e_ebank1;\n"
+     << "    e_eaddr2 <= e_eaddr1;\n"
+     << "  end\n\n";
+
+  // Accumulate pass.
+  os << "  // Accumulate: U read from GEMM 2, its index is U_acc's (row-major).\n";
+  go("u_go", "PH_ACC", uItems);
+  os << "  reg u_go1;\n"
+     << "  reg " << range(rb) << " u_i1;\n"
+     << "  reg " << range(eb) << " u_k1;\n"
+     << "  always @(posedge clk) begin\n"
+     << "    u_go1 <= u_go;\n"
+     << "    u_i1 <= u_i;\n"
+     << "    u_k1 <= cnt[" << eb - 1 << ":0];\n"
+     << "  end\n\n";
+
+  // Normalise.
+  os << "  // Normalise: a row's reciprocal every " << period
+     << " cycles; when it is ready, the row's outputs, one per cycle.\n"
+     << "  reg " << range(nrw) << " n_row;\n"
+     << "  reg " << range(pcw) << " n_col;\n"
+     << "  reg " << range(eb) << " n_k;\n"
+     << "  reg " << range(nlw) << " n_left;\n"
+     << "  wire n_on = busy && (phase == PH_NORM);\n"
+     << "  wire n_start = n_on && (n_col == " << ulit(0, pcw) << ") && (n_row < " << ulit(p.l, nrw)
+     << ");\n"
+     << "  wire n_ready;\n"
+     << "  wire n_valid = (n_left != " << ulit(0, nlw) << ");\n"
+     << "  always @(posedge clk) begin\n"
+     << "    if (!n_on) begin\n"
+     << "      n_row <= " << ulit(0, nrw) << ";\n"
+     << "      n_col <= " << ulit(0, pcw) << ";\n"
+     << "      n_k <= " << ulit(0, eb) << ";\n"
+     << "      n_left <= " << ulit(0, nlw) << ";\n"
+     << "    end else begin\n"
+     << "      if (n_col == " << ulit(period - 1, pcw) << ") begin\n"
+     << "        n_col <= " << ulit(0, pcw) << ";\n"
+     << "        n_row <= n_row + " << ulit(1, nrw) << ";\n"
+     << "      end else begin\n"
+     << "        n_col <= n_col + " << ulit(1, pcw) << ";\n"
+     << "      end\n"
+     << "      if (n_ready) n_left <= " << ulit(p.dv, nlw) << ";\n"
+     << "      else if (n_valid) n_left <= n_left - " << ulit(1, nlw) << ";\n"
+     << "      if (n_valid) n_k <= n_k + " << ulit(1, eb) << ";\n"
+     << "    end\n"
+     << "  end\n"
+     << "  wire o_valid;\n"
+     << "  wire signed " << range(p.oBits) << " o_value;\n"
+     << "  reg " << range(oa) << " o_addr1;\n"
+     << "  always @(posedge clk) o_addr1 <= ohb + " << zext("n_k", eb, oa) << ";\n"
+     << "  always @(posedge clk) if (o_valid) omem[o_addr1] <= o_value;\n\n";
+
+  // The GEMM arrays' host ports.
+  auto port = [&](const std::string& g, const HostPort& h) {
+    os << "  reg " << g << "_we, " << g << "_re;\n"
+       << "  reg " << range(h.tensorBits) << " " << g << "_wtensor, " << g << "_rtensor;\n"
+       << "  reg " << range(h.bankBits) << " " << g << "_wbank, " << g << "_rbank;\n"
+       << "  reg " << range(h.addressBits) << " " << g << "_waddr, " << g << "_raddr;\n"
+       << "  reg " << range(h.dataBits) << " " << g << "_wdata;\n"
+       << "  wire " << range(h.dataBits) << " " << g << "_rdata;\n"
+       << "  wire " << g << "_busy, " << g << "_done;\n"
+       << "  always @(*) begin\n"
+       << "    " << g << "_we = 1'b0;\n"
+       << "    " << g << "_wtensor = " << ulit(0, h.tensorBits) << ";\n"
+       << "    " << g << "_wbank = " << ulit(0, h.bankBits) << ";\n"
+       << "    " << g << "_waddr = " << ulit(0, h.addressBits) << ";\n"
+       << "    " << g << "_wdata = " << ulit(0, h.dataBits) << ";\n"
+       << "    " << g << "_re = 1'b0;\n"
+       << "    " << g << "_rtensor = " << ulit(0, h.tensorBits) << ";\n"
+       << "    " << g << "_rbank = " << ulit(0, h.bankBits) << ";\n"
+       << "    " << g << "_raddr = " << ulit(0, h.addressBits) << ";\n";
+  };
+  auto write = [&](const std::string& g, const HostPort& h, const std::string& when, int sel,
+                   const std::string& bank, const std::string& addr, const std::string& data) {
+    os << "    if (" << when << ") begin\n"
+       << "      " << g << "_we = 1'b1;\n"
+       << "      " << g << "_wtensor = " << ulit(sel, h.tensorBits) << ";\n"
+       << "      " << g << "_wbank = " << bank << ";\n"
+       << "      " << g << "_waddr = " << addr << ";\n"
+       << "      " << g << "_wdata = " << data << ";\n"
+       << "    end\n";
+  };
+  auto read = [&](const std::string& g, const HostPort& h, const std::string& when, int sel,
+                  const std::string& bank, const std::string& addr) {
+    os << "    if (" << when << ") begin\n"
+       << "      " << g << "_re = 1'b1;\n"
+       << "      " << g << "_rtensor = " << ulit(sel, h.tensorBits) << ";\n"
+       << "      " << g << "_rbank = " << bank << ";\n"
+       << "      " << g << "_raddr = " << addr << ";\n"
+       << "    end\n";
+  };
+  os << "  // GEMM 1: Q and K written, scores read, through its host port while it is idle.\n";
+  port("g1", h1);
+  write("g1", h1, "q_go1", p.g1Query, "q_bank1", "q_addr1", zext("q_data1", p.qBits, h1.dataBits));
+  write("g1", h1, "k_go1", p.g1Key, "k_bank1", "k_addr1",
+        "k_keep1 ? " + zext("k_data1", p.kBits, h1.dataBits) + " : " + ulit(0, h1.dataBits));
+  read("g1", h1, "s_go", p.g1Score, "s_bank", "s_addr");
+  read("g1", h1, "e_go", p.g1Score, "e_sbank", "e_saddr");
+  os << "  end\n"
+     << "  wire g1_start = busy && (phase == PH_G1) && (cnt == " << ulit(0, cw) << ");\n"
+     << "  " << p.name << "_g1_top g1 (\n"
+     << "    .clk(clk), .rst(rst), .start(g1_start), .busy(g1_busy), .done(g1_done),\n"
+     << "    .host_we(g1_we), .host_wtensor(g1_wtensor), .host_wbank(g1_wbank),\n"
+     << "    .host_waddr(g1_waddr), .host_wdata(g1_wdata),\n"
+     << "    .host_re(g1_re), .host_rtensor(g1_rtensor), .host_rbank(g1_rbank),\n"
+     << "    .host_raddr(g1_raddr), .host_rdata(g1_rdata));\n\n";
+  os << "  // GEMM 2: V and E written, U read.\n";
+  os << "  wire [15:0] exp_e;\n";
+  port("g2", h2);
+  write("g2", h2, "v_go1", p.g2Value, "v_bank1", "v_addr1",
+        "v_keep1 ? " + zext("v_data1", p.vBits, h2.dataBits) + " : " + ulit(0, h2.dataBits));
+  write("g2", h2, "e_go2", p.g2Exp, "e_ebank2", "e_eaddr2", zext("exp_e", 16, h2.dataBits));
+  read("g2", h2, "u_go", p.g2Result, "u_bank", "u_addr");
+  os << "  end\n"
+     << "  wire g2_start = busy && (phase == PH_G2) && (cnt == " << ulit(0, cw) << ");\n"
+     << "  " << p.name << "_g2_top g2 (\n"
+     << "    .clk(clk), .rst(rst), .start(g2_start), .busy(g2_busy), .done(g2_done),\n"
+     << "    .host_we(g2_we), .host_wtensor(g2_wtensor), .host_wbank(g2_wbank),\n"
+     << "    .host_waddr(g2_waddr), .host_wdata(g2_wdata),\n"
+     << "    .host_re(g2_re), .host_rtensor(g2_rtensor), .host_rbank(g2_rbank),\n"
+     << "    .host_raddr(g2_raddr), .host_rdata(g2_rdata));\n\n";
+
+  // Vector unit.
+  const int64_t sb = p.vec.scoreBits, ub = p.vec.resultBits;
+  if (h1.dataBits > sb) unused.push_back("g1_rdata");
+  if (h2.dataBits > ub) unused.push_back("g2_rdata");
+  os << "  // Vector unit: the row state and its arithmetic.\n"
+     << "  wire signed " << range(sb) << " score = g1_rdata[" << sb - 1 << ":0];\n"
+     << "  wire signed " << range(ub) << " result = g2_rdata[" << ub - 1 << ":0];\n"
+     << "  " << p.name << "_vector vec (\n"
+     << "    .clk(clk), .rst(rst), .first_block(blk == " << ulit(0, bw) << "),\n"
+     << "    .max_valid(s_go1), .max_i(s_i1), .max_row_start(s_start1), .max_row_end(s_end1),\n"
+     << "    .max_masked(!s_keep1), .max_score(score),\n"
+     << "    .exp_valid(e_go1), .exp_i(e_i1), .exp_score(score), .exp_masked(!e_keep1),\n"
+     << "    .exp_count(e_count1), .exp_row_start(e_rstart1), .exp_row_end(e_rend1), "
+        ".exp_e(exp_e),\n"
+     << "    .acc_valid(u_go1), .acc_k(u_k1), .acc_i(u_i1), .acc_u(result),\n"
+     << "    .norm_start(n_start), .norm_i("
+     << (nrw == rb ? std::string("n_row") : "n_row[" + std::to_string(rb - 1) + ":0]")
+     << "), .norm_ready(n_ready),\n"
+     << "    .norm_valid(n_valid), .norm_k(n_k),\n"
+     << "    .o_valid(o_valid), .o_value(o_value));\n\n";
+
+  std::sort(unused.begin(), unused.end());
+  unused.erase(std::unique(unused.begin(), unused.end()), unused.end());
+  os << "  // Bits that are deliberately unused (named *unused* for the linter).\n"
+     << "  wire unused_ok = &{1'b0";
+  for (const std::string& u : unused)
+    os << ", " << u;
+  os << "};\n"
+     << "endmodule\n\n`default_nettype wire\n";
+  return os.str();
+}
+
+} // namespace rubick::emit::detail

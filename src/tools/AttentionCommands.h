@@ -1,0 +1,33 @@
+#pragma once
+// `rubick emit` and `rubick verify` of an attention program as one fused pipeline (the emit and
+// verify commands hand multi-statement programs here, as explore does).
+
+#include "InputOptions.h"
+#include "SearchOptions.h"
+
+#include "rubick/attn/Pipeline.h"
+
+#include <string>
+
+namespace rubick::cli {
+
+/// The pipeline `--point ID` names among the explored ones (the best when `id` is empty).
+const attn::PipelinePoint& pickPipeline(const attn::PipelineResult& r, const std::string& id);
+
+/// Emits the chosen pipeline into `output`; `name` overrides the module prefix.
+int emitPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
+                 const std::string& point, const std::string& output, const std::string& name);
+
+struct PipelineVerifyOptions {
+  std::string point, work, runtimeDir, wave;
+  uint64_t seed = 1;
+  int trials = 1;
+  bool timing = false;
+  bool optimise = false;
+};
+
+/// Simulates the chosen pipeline; 0 when every trial passes, 1 otherwise.
+int verifyPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
+                   const PipelineVerifyOptions& o);
+
+} // namespace rubick::cli

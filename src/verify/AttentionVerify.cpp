@@ -1,0 +1,120 @@
+#include "rubick/verify/Attention.h"
+
+#include "Runtime.h"
+#include "Simulate.h"
+
+#include "rubick/emit/Attention.h"
+#include "rubick/ref/Attention.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <thread>
+
+namespace rubick::verify {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Values over the whole type range; a third of them the extremes, -1, 0 or 1 (as
+// ref::randomInputs draws them).
+std::vector<int64_t> randomValues(std::mt19937_64& rng, int64_t n, int bits) {
+  const int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+  std::uniform_int_distribution<int64_t> value(lo, hi);
+  std::uniform_int_distribution<int> pick(0, 15);
+  const int64_t special[] = {lo, hi, -1, 0, 1};
+  std::vector<int64_t> out(size_t(n), 0);
+  for (int64_t& v : out) {
+    int k = pick(rng);
+    v = k < 5 ? special[k] : value(rng);
+  }
+  return out;
+}
+
+// Head h of a [heads?][a][b] tensor as a row-major [rows][cols] matrix, where `rowDim` (counted
+// with the head dimension) is the dimension of the rows.
+std::vector<int64_t> matrixOf(const std::vector<int64_t>& t, const tc::Tensor& x, bool heads,
+                              int64_t h, int rowDim) {
+  const size_t o = heads ? 1 : 0;
+  const int64_t a = x.shape[o], b = x.shape[o + 1];
+  const bool rowsFirst = size_t(rowDim) == o;
+  const int64_t rows = rowsFirst ? a : b, cols = rowsFirst ? b : a;
+  std::vector<int64_t> m(size_t(rows * cols));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      m[size_t(r * cols + c)] = t[size_t(h * a * b + (rowsFirst ? r * b + c : c * b + r))];
+  return m;
+}
+
+} // namespace
+
+std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm& f,
+                              int64_t blockKeys, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<int64_t>> in;
+  for (int t : {f.q, f.k, f.v}) {
+    const tc::Tensor& x = prog.tensors[t];
+    int64_t n = 1;
+    for (int64_t s : x.shape)
+      n *= s;
+    in.push_back(randomValues(rng, n, tc::bitWidth(x.type)));
+  }
+  std::vector<int64_t> out;
+  for (int64_t h = 0; h < f.heads; ++h) {
+    std::vector<int64_t> o =
+        ref::attentionFixed(matrixOf(in[0], prog.tensors[f.q], f.multiHead, h, f.queryDim),
+                            matrixOf(in[1], prog.tensors[f.k], f.multiHead, h, f.keyDimK),
+                            matrixOf(in[2], prog.tensors[f.v], f.multiHead, h, f.keyDimV), f.l, f.s,
+                            f.d, f.dv, prog.expFrac, blockKeys);
+    o = ref::saturateValues(o, tc::bitWidth(prog.tensors[f.o].type));
+    out.insert(out.end(), o.begin(), o.end());
+  }
+  // Selects as in the pipeline's design.json: O, Q, K, V.
+  std::ostringstream os;
+  os << "rubick-stimulus 1\n";
+  for (size_t t = 0; t < 3; ++t) {
+    os << "tensor " << t + 1 << " " << in[t].size() << "\n";
+    for (int64_t x : in[t])
+      os << x << "\n";
+  }
+  os << "expect 0 " << out.size() << "\n";
+  for (int64_t x : out)
+    os << x << "\n";
+  return os.str();
+}
+
+Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
+                       const attn::PipelinePoint& p, const Options& o, double* runtimeSeconds) {
+  prepareWork(o);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = o.jobs ? o.jobs : cores;
+  Runtime runtime(runtimeRoot(o), jobs);
+  const double rtSeconds = runtime.get(!o.wave.empty()).seconds;
+  if (runtimeSeconds) *runtimeSeconds = rtSeconds;
+
+  Result r;
+  r.id = p.id;
+  r.spec = "attention pipeline: GEMM 1 " + p.g1.design.id + ", GEMM 2 " + p.g2.design.id +
+           ", block " + std::to_string(p.blockKeys);
+  r.p = p.g1.design.dataflow.p;
+  r.q = p.g1.design.dataflow.q;
+  r.macs = p.macs;
+  try {
+    const std::string name = emit::moduleName(prog.name, p.id);
+    SimDesign d;
+    d.dir = fs::path(o.workDir) / p.id;
+    d.top = name + "_top";
+    d.files = emit::attentionPackage(prog, f, p, name);
+    d.faultyArray = "_g1_array.v"; // PE (0, 0) of GEMM 1
+    d.stimulus = [&](uint64_t seed) { return attentionStimulus(prog, f, p.blockKeys, seed); };
+    simulate(std::move(d), o, runtime, jobs, r);
+  } catch (const Error& e) {
+    r.error = e.diag().message;
+  }
+  return r;
+}
+
+} // namespace rubick::verify

@@ -1,0 +1,168 @@
+#include "Simulate.h"
+
+#include "Files.h"
+
+#include "rubick/emit/Templates.h"
+#include "rubick/support/Diagnostic.h"
+#include "rubick/support/Process.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+
+namespace rubick::verify {
+
+namespace fs = std::filesystem;
+
+Trial parseRun(const std::string& log, uint64_t seed) {
+  Trial t;
+  t.seed = seed;
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("RESULT ", 0) == 0) {
+      t.pass = line.rfind("RESULT PASS", 0) == 0;
+      auto field = [&](const std::string& key) -> std::string {
+        size_t at = line.find(" " + key + "=");
+        if (at == std::string::npos) return "0";
+        at += key.size() + 2;
+        return line.substr(at, line.find(' ', at) - at);
+      };
+      t.mismatches = std::stoull(field("mismatches"));
+      t.elements = std::stoull(field("elements"));
+      t.measured = std::stoll(field("measured"));
+      t.predicted = std::stoll(field("predicted"));
+      t.simCycles = std::stoull(field("sim_cycles"));
+      t.simSeconds = std::stod(field("sim_seconds"));
+    } else if (!line.empty()) {
+      t.report += line + "\n";
+    }
+  }
+  return t;
+}
+
+namespace {
+
+// RUBICK_VERIFY_FAULT=rtl breaks PE (0, 0) on purpose, so tests can check that verify catches
+// wrong hardware (docs/development.md).
+void injectFault(std::vector<emit::File>& files, const std::string& arraySuffix) {
+  const char* fault = std::getenv("RUBICK_VERIFY_FAULT");
+  if (!fault || std::string(fault) != "rtl" || arraySuffix.empty()) return;
+  for (emit::File& f : files) {
+    const std::string& p = f.path;
+    if (p.size() < arraySuffix.size() ||
+        p.compare(p.size() - arraySuffix.size(), arraySuffix.size(), arraySuffix) != 0)
+      continue;
+    const size_t at = f.content.find("wire valid_0_0 = ");
+    if (at == std::string::npos) continue;
+    f.content.replace(at, f.content.find(';', at) - at, "wire valid_0_0 = 1'b0");
+    return;
+  }
+}
+
+} // namespace
+
+void prepareWork(const Options& o) {
+  if (!onPath("verilator"))
+    throw Error("verify", "verilator is not on PATH (scripts/setup.sh installs it)");
+  std::error_code ec;
+  fs::create_directories(o.workDir, ec);
+  if (ec) throw Error(o.workDir, "cannot create the work directory: " + ec.message());
+}
+
+std::string runtimeRoot(const Options& o) {
+  return o.runtimeDir.empty() ? (fs::path(o.workDir) / ".runtime").string() : o.runtimeDir;
+}
+
+void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
+  d.files.push_back({"dut.cpp", emit::simTemplates().at("rubick_dut")});
+  injectFault(d.files, d.faultyArray);
+  // The build is reused when every input of it is unchanged: the design's files, the prebuilt
+  // runtime it links and the build mode. READMEs do not matter to it.
+  std::string designKey;
+  for (const emit::File& f : d.files)
+    if (fs::path(f.path).filename() != "README.md") designKey += f.path + "\n" + f.content;
+  fs::create_directories(d.dir);
+  for (const emit::File& f : d.files) {
+    fs::create_directories((d.dir / f.path).parent_path());
+    if (!fs::exists(d.dir / f.path) || readFile(d.dir / f.path) != f.content)
+      writeFile(d.dir / f.path, f.content);
+  }
+  const BuildMode mode = o.optimise ? BuildMode::Optimised : BuildMode::Quick;
+  // Builds without waveform support are much faster; one with it is made only when needed.
+  auto build = [&](bool trace, double* seconds, bool* reused) -> fs::path {
+    const Prebuilt& rt = runtime.get(trace);
+    const std::string tag = trace ? "_trace" : "";
+    const std::string mdir = "obj_dir" + tag;
+    const fs::path exe = d.dir / mdir / "sim";
+    const fs::path keyFile = d.dir / ("build" + tag + ".key");
+    const fs::path log = d.dir / ("build" + tag + ".log");
+    std::string key = designKey + "runtime " + rt.key + "\nmode " + toString(mode);
+    for (const std::string& a : modeVerilatorArgs(mode))
+      key += " " + a;
+    for (const std::string& a : modeMakeVariables(mode))
+      key += " " + a;
+    key += "\n";
+    const bool unchanged = fs::exists(keyFile) && readFile(keyFile) == key && fs::exists(exe);
+    if (reused) *reused = unchanged;
+    if (unchanged) return exe;
+    fs::remove(keyFile);
+    fs::remove(log);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto run = [&](const std::vector<std::string>& args) {
+      std::string why;
+      if (runProcess(args, d.dir.string(), log.string(), &why) != 0)
+        throw Error("verify", "Verilator build failed" + (why.empty() ? "" : ": " + why) + "\n" +
+                                  tail(readFile(log), 15));
+    };
+    std::vector<std::string> gen = verilatorCommand(trace, mdir);
+    for (const std::string& a : modeVerilatorArgs(mode))
+      gen.push_back(a);
+    gen.insert(gen.end(), {"--top-module", d.top, "-f", "filelist.f", "dut.cpp"});
+    run(gen);
+    std::vector<std::string> make = makeCommand(mdir, buildJobs);
+    for (const std::string& var :
+         rt.makeVariables(globalClasses(readFile(d.dir / mdir / "Vdut_classes.mk"))))
+      make.push_back(var);
+    for (const std::string& var : modeMakeVariables(mode))
+      make.push_back(var);
+    run(make);
+    if (seconds)
+      *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    writeFile(keyFile, key);
+    return exe;
+  };
+  const fs::path exe = build(!o.wave.empty(), &r.buildSeconds, &r.reused);
+  r.built = true;
+  for (int k = 0; k < o.trials; ++k) {
+    const uint64_t seed = o.seed + uint64_t(k);
+    const std::string stim = "stimulus_" + std::to_string(seed) + ".txt";
+    writeFile(d.dir / stim, d.stimulus(seed));
+    auto run = [&](const fs::path& program, const std::string& wave) {
+      const std::string log = (d.dir / ("run_" + std::to_string(seed) + ".log")).string();
+      fs::remove(log);
+      std::vector<std::string> args = {program.string(), "design.json", stim};
+      if (!wave.empty()) {
+        args.push_back("--wave");
+        args.push_back(wave);
+      }
+      std::string why;
+      const int rc = runProcess(args, d.dir.string(), log, &why);
+      Trial t = parseRun(readFile(log), seed);
+      if (rc < 0) t.report += why + "\n";
+      return t;
+    };
+    const std::string wave = k == 0 && !o.wave.empty() ? fs::absolute(o.wave).string() : "";
+    Trial t = run(exe, wave);
+    t.wave = wave;
+    if (!t.pass && wave.empty()) {
+      // Deterministic: the same run, built with waveform support, shows the failure.
+      const std::string w = (d.dir / ("trial_" + std::to_string(seed) + ".fst")).string();
+      run(build(true, nullptr, nullptr), w);
+      t.wave = w;
+    }
+    r.trials.push_back(std::move(t));
+  }
+}
+
+} // namespace rubick::verify

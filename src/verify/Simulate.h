@@ -1,0 +1,43 @@
+#pragma once
+// What every verified design goes through, whatever produced its files (a single statement or
+// the attention pipeline): write the emitted files into WORK/<id>/, build them with Verilator
+// (reused while the files, the runtime and the build mode are unchanged), run each trial on its
+// stimulus, and re-run a failing trial with a waveform.
+
+#include "Runtime.h"
+
+#include "rubick/emit/Package.h"
+#include "rubick/verify/Verify.h"
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rubick::verify {
+
+/// One design to simulate.
+struct SimDesign {
+  std::filesystem::path dir;     // WORK/<id>
+  std::string top;               // the top module
+  std::vector<emit::File> files; // the emitted files; dut.cpp is added here
+  std::string faultyArray;       // RUBICK_VERIFY_FAULT=rtl breaks PE (0, 0) of the first
+                                 // file whose path ends with this
+  std::function<std::string(uint64_t)> stimulus; // the stimulus text for a seed
+};
+
+/// Checks that Verilator is on PATH and creates the work directory; throws rubick::Error
+/// saying which is wrong.
+void prepareWork(const Options& o);
+
+/// Where the shared runtime lives: --runtime-dir, or WORK/.runtime.
+std::string runtimeRoot(const Options& o);
+
+/// Builds and runs `d`, filling r.built, r.reused, r.buildSeconds and r.trials. Throws
+/// rubick::Error when the files cannot be written or the build fails.
+void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r);
+
+/// The result of one trial from the harness's log ("RESULT ..." line, the rest a report).
+Trial parseRun(const std::string& log, uint64_t seed);
+
+} // namespace rubick::verify

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Usage: attention_lint.sh RUBICK [synth]
+# Emitted attention pipelines (one key block; several blocks with a partial last one; four
+# heads; transposed K and int8 O): verilator --lint-only -Wall prints nothing, Icarus compiles
+# them, a second emit gives the same bytes, and no file holds the output path. With `synth`,
+# Yosys synthesizes a small pipeline instead (seconds per pipeline).
+set -u
+rubick=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$(dirname "$0")/../.."
+if [ "${2:-}" = synth ]; then
+  out="$dir/small"
+  "$rubick" emit examples/attention.tc --size L=4,S=6,D=4 --array 2x2 --block-keys 4 -o "$out" \
+    >/dev/null || { echo "FAIL: emit"; exit 1; }
+  top=$(sed -n 's/^  "top": "\(.*\)",$/\1/p' "$out/design.json")
+  (cd "$out" && yosys -q -p "read_verilog $(tr '\n' ' ' < filelist.f); synth -top $top" >yosys.log 2>&1) ||
+    { echo "FAIL: yosys"; tail -5 "$out/yosys.log"; exit 1; }
+  echo "attention synth: ok"
+  exit 0
+fi
+failed=0
+n=0
+while read -r program flags; do
+  n=$((n + 1))
+  out="$dir/p$n"
+  # shellcheck disable=SC2086
+  "$rubick" emit "$program" $flags -o "$out" >/dev/null || { echo "FAIL $program $flags: emit"; failed=1; continue; }
+  # shellcheck disable=SC2086
+  "$rubick" emit "$program" $flags -o "$dir/again" >/dev/null || { echo "FAIL: second emit"; failed=1; continue; }
+  diff -r "$out" "$dir/again" >/dev/null || { echo "FAIL $program $flags: not deterministic"; failed=1; }
+  rm -rf "$dir/again"
+  ! grep -rq "$dir" "$out" || { echo "FAIL $program $flags: output path in a file"; failed=1; }
+  top=$(sed -n 's/^  "top": "\(.*\)",$/\1/p' "$out/design.json")
+  lint=$(cd "$out" && verilator --lint-only -Wall -f filelist.f --top-module "$top" 2>&1)
+  [ -z "$lint" ] || { echo "FAIL $program $flags: lint"; echo "$lint" | head -10; failed=1; }
+  (cd "$out" && iverilog -g2005 -o /dev/null -f filelist.f) || { echo "FAIL $program $flags: iverilog"; failed=1; }
+done <<'LIST'
+examples/attention.tc
+examples/attention.tc --size L=20,S=36,D=16 --block-keys 16
+examples/attention_heads.tc --array 4x4
+tests/sim/attention_kt_int8.tc --array 4x4 --block-keys 8
+LIST
+echo "attention lint: $n pipelines"
+exit $failed

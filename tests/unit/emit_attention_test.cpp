@@ -1,0 +1,137 @@
+// The emitted attention pipeline: its files, its design.json against the explorer's point, and
+// the stimulus of its simulation against the reference model.
+
+#include "rubick/attn/AttentionForm.h"
+#include "rubick/attn/Pipeline.h"
+#include "rubick/emit/Attention.h"
+#include "rubick/ref/Attention.h"
+#include "rubick/verify/Attention.h"
+
+#include "tc_test_util.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+namespace rubick::attn {
+namespace {
+
+const char* kHeads = R"(
+def mha(int8(H,L,D) Q, int8(H,D,S) Kt, int8(H,S,D) V) -> (int8 O) {
+    Sc(h,i,j) +=! Q(h,i,d) * Kt(h,d,j)
+    mx(h,i) max=! Sc(h,i,j)
+    E(h,i,j) = exp(Sc(h,i,j) - mx(h,i))
+    sm(h,i) +=! E(h,i,j)
+    U(h,i,d) +=! E(h,i,j) * V(h,j,d)
+    O(h,i,d) = U(h,i,d) / sm(h,i)
+})";
+
+tc::Program program(const std::vector<std::pair<std::string, int64_t>>& sizes) {
+  tc::SemaOptions o;
+  for (const auto& [n, v] : sizes)
+    o.sizes.push_back({n, v, {}});
+  return test::analyzeText(kHeads, o);
+}
+
+PipelineResult explore(const tc::Program& p, int64_t block) {
+  PipelineOptions o;
+  o.explore.constraints.arrays = {{2, 2}};
+  o.explore.threads = 1;
+  o.blockKeys = {block};
+  o.perGemm = 1;
+  o.rebind = [](const std::vector<std::pair<std::string, int64_t>>& sizes) {
+    return program(sizes);
+  };
+  return explorePipeline(p, recogniseAttention(p, nullptr), o);
+}
+
+TEST(AttentionForm, DimensionsOfTransposedKeysAndHeads) {
+  tc::Program p = program({{"H", 3}, {"L", 4}, {"S", 5}, {"D", 2}});
+  AttentionForm f = recogniseAttention(p, nullptr);
+  EXPECT_EQ(f.headSize, "H");
+  EXPECT_EQ(f.queryDim, 1);
+  EXPECT_EQ(f.keyDimK, 2); // Kt(h, d, j)
+  EXPECT_EQ(f.keyDimV, 1);
+}
+
+TEST(Pipeline, MultiHeadArraysComputeOneHead) {
+  tc::Program p = program({{"H", 3}, {"L", 4}, {"S", 5}, {"D", 2}});
+  PipelineResult r = explore(p, 2);
+  const PipelinePoint& pt = r.points.front();
+  // The head loop of both GEMMs has extent 1; the heads multiply the whole schedule.
+  EXPECT_EQ(pt.g1.view.extent[0], 1);
+  EXPECT_EQ(pt.g2.view.extent[0], 1);
+  EXPECT_EQ(pt.g1.view.extent[2], 2); // the key block
+  EXPECT_EQ(pt.latency, 3 * pt.timing.perHead());
+  EXPECT_EQ(pt.timing.blocks, 3);
+  EXPECT_GE(pt.counts.queryPlaces, 4 * 2); // every Q element of one head at least once
+}
+
+TEST(EmitAttention, FilesAndDesignJson) {
+  tc::Program p = program({{"H", 2}, {"L", 3}, {"S", 5}, {"D", 2}});
+  PipelineResult r = explore(p, 2);
+  const PipelinePoint& pt = r.points.front();
+  std::vector<emit::File> files = emit::attentionPackage(p, r.form, pt, "att");
+  std::map<std::string, std::string> byPath;
+  for (const emit::File& f : files)
+    byPath[f.path] = f.content;
+  for (const char* path :
+       {"rtl/att_top.v", "rtl/att_vector.v", "rtl/att_g1_top.v", "rtl/att_g1_array.v",
+        "rtl/att_g2_top.v", "rtl/att_g2_array.v", "rtl/rubick_exp.v", "rtl/rubick_recip.v",
+        "rtl/rubick_scale.v", "filelist.f", "design.json", "README.md", "gemm1/design.json",
+        "gemm2/design.json"})
+    EXPECT_TRUE(byPath.count(path)) << path;
+  // The top module is listed last, after everything it instantiates.
+  EXPECT_EQ(byPath["filelist.f"].substr(byPath["filelist.f"].size() - 14), "rtl/att_top.v\n");
+  nlohmann::json j = nlohmann::json::parse(byPath["design.json"]);
+  EXPECT_EQ(j["top"], "att_top");
+  EXPECT_EQ(j["schedule"]["latency"].get<int64_t>(), pt.latency);
+  EXPECT_EQ(j["schedule"]["phases"]["normalise"].get<int64_t>(), pt.timing.normalise);
+  ASSERT_EQ(j["tensors"].size(), 4u);
+  EXPECT_EQ(j["tensors"][0]["name"], "O");
+  EXPECT_EQ(j["tensors"][0]["role"], "output");
+  EXPECT_EQ(j["tensors"][2]["name"], "Kt");
+  EXPECT_EQ(j["tensors"][2]["elements"].size(), 2u * 2 * 5);
+  EXPECT_EQ(j["tensors"][2]["elements"][7], nlohmann::json::parse("[[0, 7]]"));
+  // Deterministic: the same point gives the same bytes.
+  std::vector<emit::File> again = emit::attentionPackage(p, r.form, pt, "att");
+  ASSERT_EQ(again.size(), files.size());
+  for (size_t i = 0; i < files.size(); ++i)
+    EXPECT_EQ(again[i].content, files[i].content) << files[i].path;
+}
+
+TEST(EmitAttention, StimulusExpectsTheReferenceModelPerHead) {
+  tc::Program p = program({{"H", 2}, {"L", 3}, {"S", 5}, {"D", 2}});
+  AttentionForm f = recogniseAttention(p, nullptr);
+  std::istringstream in(verify::attentionStimulus(p, f, 2, 7));
+  std::string word;
+  int version = 0;
+  in >> word >> version;
+  std::map<int, std::vector<int64_t>> t;
+  int expectSel = -1;
+  while (in >> word) {
+    int sel = 0;
+    size_t n = 0;
+    in >> sel >> n;
+    if (word == "expect") expectSel = sel;
+    t[sel].resize(n);
+    for (int64_t& v : t[sel])
+      in >> v;
+  }
+  ASSERT_EQ(expectSel, 0);
+  ASSERT_EQ(t[1].size(), 12u); // Q[2][3][2]
+  ASSERT_EQ(t[2].size(), 20u); // Kt[2][2][5]
+  ASSERT_EQ(t[0].size(), 12u);
+  // Head 1 by hand: Kt transposed into K[j][d].
+  std::vector<int64_t> q(t[1].begin() + 6, t[1].end()), k(10), v(t[3].begin() + 10, t[3].end());
+  for (int64_t j = 0; j < 5; ++j)
+    for (int64_t d = 0; d < 2; ++d)
+      k[size_t(j * 2 + d)] = t[2][size_t(10 + d * 5 + j)];
+  std::vector<int64_t> o =
+      ref::saturateValues(ref::attentionFixed(q, k, v, 3, 5, 2, p.expFrac, 2), 8);
+  EXPECT_EQ(std::vector<int64_t>(t[0].begin() + 6, t[0].end()), o);
+}
+
+} // namespace
+} // namespace rubick::attn
