@@ -52,7 +52,7 @@ int verifyPipeline(const tc::Program& prog, const InputOptions& input, const Sea
   vo.seed = o.seed;
   vo.trials = o.trials;
   vo.wave = o.wave;
-  vo.optimise = o.optimise;
+  vo.build = o.build;
   double runtimeSeconds = 0;
   verify::Result res = verify::verifyAttention(prog, r.form, p, vo, &runtimeSeconds);
   const bool pass = res.pass();

@@ -6,6 +6,7 @@
 #include "SearchOptions.h"
 
 #include "rubick/attn/Pipeline.h"
+#include "rubick/verify/Verify.h"
 
 #include <string>
 
@@ -23,7 +24,7 @@ struct PipelineVerifyOptions {
   uint64_t seed = 1;
   int trials = 1;
   bool timing = false;
-  bool optimise = false;
+  verify::Build build = verify::Build::Auto;
 };
 
 /// Simulates the chosen pipeline; 0 when every trial passes, 1 otherwise.

@@ -26,12 +26,20 @@ struct VerifyCli {
   InputOptions input;
   SearchOptions search;
   std::string point, cover, wave, work = "/tmp/rubick-verify", runtimeDir;
-  bool all = false, quiet = false, timing = false, optimise = false;
+  bool all = false, quiet = false, timing = false;
+  std::string build = "auto";
   size_t limit = 0, skip = 0;
   uint64_t seed = 1;
   int trials = 1;
   unsigned jobs = 0;
 };
+
+verify::Build buildMode(const std::string& s) {
+  if (s == "auto") return verify::Build::Auto;
+  if (s == "quick") return verify::Build::Quick;
+  if (s == "optimised") return verify::Build::Optimised;
+  throw Error("--build", "expected auto, quick or optimised, found '" + s + "'");
+}
 
 int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
@@ -40,7 +48,7 @@ int runVerify(const VerifyCli& o) {
       throw Error("verify", "--all, --cover and --limit are for single statements (use --stmt)");
     return verifyPipeline(
         prog, o.input, o.search,
-        {o.point, o.work, o.runtimeDir, o.wave, o.seed, o.trials, o.timing, o.optimise});
+        {o.point, o.work, o.runtimeDir, o.wave, o.seed, o.trials, o.timing, buildMode(o.build)});
   }
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
@@ -111,7 +119,7 @@ int runVerify(const VerifyCli& o) {
   vo.trials = o.trials;
   vo.wave = o.wave;
   vo.jobs = o.jobs;
-  vo.optimise = o.optimise;
+  vo.build = buildMode(o.build);
   std::mutex mu;
   bool tty = !o.quiet && ::isatty(2);
   if (tty)
@@ -175,10 +183,11 @@ Action addVerifyCommand(CLI::App& app) {
       "sim_s (seconds that simulation took) and cycles/s (their ratio), and a last line says\n"
       "how long the runtime every design links (Verilator's library and the testbench core,\n"
       "compiled once per work directory) took to build.\n\n"
-      "Builds are quick by default (modules kept apart, no C++ optimisation): about a third\n"
-      "of the optimised build time, with slower simulation that short runs do not notice;\n"
-      "--optimise builds for simulation speed. A long sweep runs in pieces with --skip and\n"
-      "--limit, e.g. --all --skip 1000 --limit 1000 for designs 1001-2000.");
+      "--build auto (the default) compiles a design quickly (modules kept apart, no C++\n"
+      "optimisation: about half the build time) unless its simulation is long (cycles x PEs\n"
+      "over 2e7), where the optimised build (simulating 20x faster) pays. A long sweep runs\n"
+      "in pieces with --skip and --limit, e.g. --all --skip 1000 --limit 1000 for designs "
+      "1001-2000.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
   cmd->add_option("--point", o->point, "The design ID from `rubick explore`")->type_name("ID");
@@ -205,9 +214,11 @@ Action addVerifyCommand(CLI::App& app) {
       ->type_name("DIR");
   cmd->add_option("--jobs", o->jobs, "Designs built and simulated at once (default: all cores)")
       ->type_name("N");
-  cmd->add_flag("--optimise", o->optimise,
-                "Compile each design for simulation speed (Verilator's inlining, -Os): builds "
-                "take ~3x longer; worth it for long runs only");
+  cmd->add_option("--build", o->build,
+                  "How each design is compiled: quick (no C++ optimisation), optimised "
+                  "(Verilator's usual -Os, inlined) or auto (default: optimised only for long "
+                  "simulations)")
+      ->type_name("auto|quick|optimised");
   cmd->add_flag("--timing", o->timing,
                 "Also print build seconds, simulated cycles, simulation seconds and cycles/s");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");

@@ -109,6 +109,11 @@ Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
     d.top = name + "_top";
     d.files = emit::attentionPackage(prog, f, p, name);
     d.faultyArray = "_g1_array.v"; // PE (0, 0) of GEMM 1
+    d.simulatedCycles = p.latency;
+    for (int t : {f.q, f.k, f.v, f.o})
+      d.simulatedCycles += prog.tensors[t].elements();
+    d.pes = p.g1.design.dataflow.p * p.g1.design.dataflow.q +
+            p.g2.design.dataflow.p * p.g2.design.dataflow.q;
     d.stimulus = [&](uint64_t seed) { return attentionStimulus(prog, f, p.blockKeys, seed); };
     simulate(std::move(d), o, runtime, jobs, r);
   } catch (const Error& e) {

@@ -62,6 +62,10 @@ void injectFault(std::vector<emit::File>& files, const std::string& arraySuffix)
 
 } // namespace
 
+bool optimiseFor(int64_t simulatedCycles, int64_t pes) {
+  return double(simulatedCycles) * double(pes) > 2e7;
+}
+
 void prepareWork(const Options& o) {
   if (!onPath("verilator"))
     throw Error("verify", "verilator is not on PATH (scripts/setup.sh installs it)");
@@ -88,7 +92,9 @@ void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJob
     if (!fs::exists(d.dir / f.path) || readFile(d.dir / f.path) != f.content)
       writeFile(d.dir / f.path, f.content);
   }
-  const BuildMode mode = o.optimise ? BuildMode::Optimised : BuildMode::Quick;
+  const bool optimise = o.build == Build::Optimised ||
+                        (o.build == Build::Auto && optimiseFor(d.simulatedCycles, d.pes));
+  const BuildMode mode = optimise ? BuildMode::Optimised : BuildMode::Quick;
   // Builds without waveform support are much faster; one with it is made only when needed.
   auto build = [&](bool trace, double* seconds, bool* reused) -> fs::path {
     const Prebuilt& rt = runtime.get(trace);

@@ -89,6 +89,11 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
     d.top = name + "_top";
     d.files = emit::package(prog, v, pt, eo, name);
     d.faultyArray = "_array.v";
+    // A trial loads every element through the host port, runs, and reads the output back.
+    d.simulatedCycles = pt.metrics.latency;
+    for (const dataflow::AccessView& a : v.accesses)
+      d.simulatedCycles += prog.tensors[a.tensor].elements();
+    d.pes = pt.dataflow.p * pt.dataflow.q;
     d.stimulus = [&](uint64_t seed) { return stimulus(prog, stmt, v, seed); };
     simulate(std::move(d), o, runtime, buildJobs, r);
   } catch (const Error& e) {

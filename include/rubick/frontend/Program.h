@@ -26,6 +26,13 @@ struct Tensor {
   /// Per dimension the size symbol it was declared with ("M"), or "" for literals/inferred.
   std::vector<std::string> dimSymbols;
   SourceLoc loc;
+  /// The number of elements (the product of the shape; 1 for a scalar).
+  int64_t elements() const {
+    int64_t n = 1;
+    for (int64_t s : shape)
+      n *= s;
+    return n;
+  }
 };
 
 /// coeffs[l] * loop_l + ... + constant, over the statement's loops.

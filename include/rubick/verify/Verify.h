@@ -18,14 +18,21 @@
 
 namespace rubick::verify {
 
+enum class Build { Auto, Quick, Optimised };
+
+/// Auto's choice: optimised when the simulated work, cycles x PEs, exceeds 2e7. Measured
+/// (docs/performance.md): a quick build saves 0.7 s (8x8) to 3.5 s (16x16) of compile time
+/// but simulates about 10 million PE-cycles per second against over 200 million optimised.
+bool optimiseFor(int64_t simulatedCycles, int64_t pes);
+
 struct Options {
   std::string workDir = "/tmp/rubick-verify";
   std::string runtimeDir; // the shared runtime's home; empty: WORK/.runtime
   uint64_t seed = 1;
   int trials = 1;
-  /// Compile each design's model for a quick build (default) or a fast simulation
-  /// (src/verify/Runtime.h, BuildMode).
-  bool optimise = false;
+  /// How each design's model is compiled (src/verify/Runtime.h, BuildMode): Auto picks the
+  /// optimised build when the simulation is long enough to repay it (see autoBuildMode).
+  Build build = Build::Auto;
   std::string wave;  // a waveform for the (first) trial, whatever its result
   unsigned jobs = 0; // designs built and simulated at once; 0: all cores
   /// Called from worker threads as each design finishes.
