@@ -4,6 +4,7 @@
 
 #include "rubick/arch/HostMap.h"
 #include "rubick/arch/Plan.h"
+#include "rubick/attn/LaneSchedule.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/support/Diagnostic.h"
 
@@ -56,28 +57,33 @@ std::vector<int64_t> stageBits(const tc::Program& p, const dataflow::StatementVi
   return bits;
 }
 
-int64_t placesOf(const std::vector<arch::TensorMap>& maps, const dataflow::StatementView& v,
-                 int tensor) {
-  int64_t n = 0;
-  for (size_t a = 0; a < v.accesses.size(); ++a)
-    if (v.accesses[a].tensor == tensor && !v.accesses[a].write) {
-      for (const auto& places : maps[a].elements)
-        n += int64_t(places.size());
-      return n;
-    }
-  return n;
-}
-
-std::vector<arch::TensorMap> mapOf(const GemmStage& g) {
-  arch::Plan plan =
-      arch::makePlan(g.prog, g.view, g.design.dataflow, g.design.entries, g.elementBits, "probe");
-  return arch::hostMap(g.prog, g.view, g.design.dataflow, plan);
+std::vector<int64_t> laneCandidates(const PipelineOptions& o) {
+  if (o.lanes.empty()) return kLaneChoices;
+  std::vector<int64_t> out = o.lanes;
+  for (int64_t w : out)
+    if (w < 1 || w > 64)
+      throw Error("--vector-lanes",
+                  "a vector unit of " + std::to_string(w) + " lanes; the width must be 1 to 64");
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::string pipelineId(const PipelinePoint& p) {
+  // One lane keeps the IDs pipelines had before the vector unit got lanes.
   std::string text = p.g1.design.id + "|" + p.g2.design.id + "|" + std::to_string(p.blockKeys) +
-                     "|" + std::to_string(p.heads);
+                     "|" + std::to_string(p.heads) +
+                     (p.lanes > 1 ? "|W" + std::to_string(p.lanes) : "");
   return dse::hashId(text);
+}
+
+// Gates of one vector lane, from the cost table: the exp unit (a 32 x 17-bit multiply and a
+// table), the rescale of U_acc (an accBits x 15-bit multiply), the lane's max compare and sum
+// add, and its registers.
+double laneArea(const dse::CostTable& c, int64_t scoreBits, int64_t accBits, int64_t sumBits) {
+  return c.multiplierAreaPerBit2 * double(32 * 17 + accBits * 15) +
+         c.adderAreaPerBit * double(scoreBits + sumBits + accBits) +
+         c.registerAreaPerBit * double(scoreBits + 16 + accBits);
 }
 
 double objectiveValue(const PipelinePoint& p, dse::Objective o) {
@@ -114,23 +120,24 @@ void markPareto(std::vector<PipelinePoint>& ps, bool useArea) {
 
 PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, int64_t blockKeys,
                               int64_t latency1, int64_t latency2) {
-  // One item per cycle in every pass; each constant is the pass's pipeline depth after its last
-  // item is issued (src/emit/AttentionTop.cpp): a store read before a bank write (+1), a bank
-  // read, max and exp before the row state is written (+2), a bank read, exp and the rescale of
-  // the row sum (+3), a bank read and the rescale of U_acc (+2). A GEMM phase is its latency
+  // One row of W items per cycle in every pass; each constant is the pass's pipeline depth after
+  // its last item is issued (src/emit/AttentionTop.cpp): a store read before a bank write (+1), a
+  // bank read, max and exp before the row state is written (+2), a bank read, exp and the rescale
+  // of the row sum (+3), a bank read and the rescale of U_acc (+2). A GEMM phase is its latency
   // plus the cycle in which start is given. Normalisation: a row's reciprocal starts every
   // max(kRecipCycles, Dv) cycles (one divider; its result is held while the row's Dv outputs,
   // one per cycle, use it); the last row's outputs come 2 cycles after its result (hold
   // register, rubick_scale's register).
+  // Every pass but normalise issues one row of its lane schedule per cycle.
   PipelineTiming t;
   t.blocks = (f.s + blockKeys - 1) / blockKeys;
-  t.query = c.queryPlaces + 1;
-  t.copy = std::max(c.keyPlaces, c.valuePlaces) + 1;
+  t.query = c.queryRows + 1;
+  t.copy = std::max(c.keyRows, c.valueRows) + 1;
   t.gemm1 = latency1 + 1;
-  t.rowMax = f.l * blockKeys + 2;
-  t.exp = c.expPlaces + 3;
+  t.rowMax = c.scoreRows + 2;
+  t.exp = c.expRows + 3;
   t.gemm2 = latency2 + 1;
-  t.accumulate = f.l * f.dv + 2;
+  t.accumulate = c.resultRows + 2;
   t.normalise = (f.l - 1) * std::max(kRecipCycles, f.dv) + kRecipCycles + 2 + f.dv;
   return t;
 }
@@ -162,7 +169,10 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
     throw Error("explore", "multi-head attention needs the number of heads as a size symbol "
                            "(such as H in int8(H, L, D) Q), so that the arrays can be designed "
                            "for one head");
-  std::vector<dse::DesignPoint> none;
+  const std::vector<int64_t> lanes = laneCandidates(o);
+  // U_acc's width (src/emit/AttentionPackage.cpp), for the lanes' rescale multipliers.
+  const int64_t accBits =
+      std::max<int64_t>(32, tc::bitWidth(vt.type) + 15 + arch::bitsFor(f.s) + 1);
   for (int64_t bk : blockCandidates(f, o)) {
     // The arrays compute one head over one key block: the heads run one after another, so a
     // multi-head program's GEMMs are designed for a single head.
@@ -189,50 +199,63 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
       return er.points;
     };
     std::vector<dse::DesignPoint> d1 = best(base1), d2 = best(base2);
-    std::vector<int64_t> keyPlaces, valuePlaces, expPlaces, queryPlaces;
+    std::vector<std::vector<arch::TensorMap>> maps1, maps2;
+    std::vector<GemmStage> s1, s2;
     for (const dse::DesignPoint& d : d1) {
-      GemmStage g = base1;
-      g.design = d;
-      auto maps = mapOf(g);
-      keyPlaces.push_back(placesOf(maps, g.view, f.k));
-      queryPlaces.push_back(placesOf(maps, g.view, f.q));
+      s1.push_back(base1);
+      s1.back().design = d;
+      maps1.push_back(stageMaps(s1.back()));
     }
     for (const dse::DesignPoint& d : d2) {
-      GemmStage g = base2;
-      g.design = d;
-      auto maps = mapOf(g);
-      valuePlaces.push_back(placesOf(maps, g.view, f.v));
-      expPlaces.push_back(placesOf(maps, g.view, f.e));
+      s2.push_back(base2);
+      s2.back().design = d;
+      maps2.push_back(stageMaps(s2.back()));
     }
     for (size_t a = 0; a < d1.size(); ++a)
       for (size_t b = 0; b < d2.size(); ++b) {
-        ++r.combinations;
-        PipelinePoint pt;
-        pt.blockKeys = bk;
-        pt.heads = f.heads;
-        pt.g1 = base1;
-        pt.g1.design = d1[a];
-        pt.g2 = base2;
-        pt.g2.design = d2[b];
-        pt.counts = {keyPlaces[a], valuePlaces[b], expPlaces[b], queryPlaces[a]};
-        pt.timing = pipelineTiming(f, pt.counts, bk, d1[a].metrics.latency, d2[b].metrics.latency);
-        pt.latency = f.heads * pt.timing.perHead();
-        pt.scoreBytes = d1[a].metrics.tensors.front().bufferBytes;
-        pt.bufferBytes =
-            d1[a].metrics.bufferBytes + d2[b].metrics.bufferBytes + storeBytes + stateBytes;
-        pt.wires = d1[a].metrics.wires + d2[b].metrics.wires;
-        pt.area = d1[a].metrics.area + d2[b].metrics.area +
-                  eo.costs.sramAreaPerBit * double(8 * (storeBytes + stateBytes));
-        pt.macs = f.heads * (f.l * f.s * f.d + f.l * f.s * f.dv);
-        const int64_t pes =
-            d1[a].dataflow.p * d1[a].dataflow.q + d2[b].dataflow.p * d2[b].dataflow.q;
-        pt.utilization = double(pt.macs) / double(pes * pt.latency);
-        if (budget && pt.bufferBytes > budget) {
-          ++r.overBudget;
-          continue;
+        const PassItems items = passItems(f, s1[a], s2[b], maps1[a], maps2[b]);
+        auto places = [&](const std::vector<LaneItem>& v) { return int64_t(v.size()); };
+        for (int64_t w : lanes) {
+          ++r.combinations;
+          const PassSchedules ps = schedulePasses(items, w);
+          auto rows = [](const LaneRows& v) { return int64_t(v.size()); };
+          PipelinePoint pt;
+          pt.blockKeys = bk;
+          pt.heads = f.heads;
+          pt.lanes = w;
+          pt.g1 = s1[a];
+          pt.g2 = s2[b];
+          pt.counts.keyPlaces = places(items.key);
+          pt.counts.valuePlaces = places(items.value);
+          pt.counts.expPlaces = places(items.expo);
+          pt.counts.queryPlaces = places(items.query);
+          pt.counts.queryRows = rows(ps.query);
+          pt.counts.keyRows = rows(ps.key);
+          pt.counts.valueRows = rows(ps.value);
+          pt.counts.scoreRows = rows(ps.score);
+          pt.counts.expRows = rows(ps.expo);
+          pt.counts.resultRows = rows(ps.result);
+          pt.timing =
+              pipelineTiming(f, pt.counts, bk, d1[a].metrics.latency, d2[b].metrics.latency);
+          pt.latency = f.heads * pt.timing.perHead();
+          pt.scoreBytes = d1[a].metrics.tensors.front().bufferBytes;
+          pt.bufferBytes =
+              d1[a].metrics.bufferBytes + d2[b].metrics.bufferBytes + storeBytes + stateBytes;
+          pt.wires = d1[a].metrics.wires + d2[b].metrics.wires;
+          pt.area = d1[a].metrics.area + d2[b].metrics.area +
+                    eo.costs.sramAreaPerBit * double(8 * (storeBytes + stateBytes)) +
+                    double(w) * laneArea(eo.costs, base1.elementBits.at(0), accBits, sumBits(f));
+          pt.macs = f.heads * (f.l * f.s * f.d + f.l * f.s * f.dv);
+          const int64_t pes =
+              d1[a].dataflow.p * d1[a].dataflow.q + d2[b].dataflow.p * d2[b].dataflow.q;
+          pt.utilization = double(pt.macs) / double(pes * pt.latency);
+          if (budget && pt.bufferBytes > budget) {
+            ++r.overBudget;
+            continue;
+          }
+          pt.id = pipelineId(pt);
+          r.points.push_back(std::move(pt));
         }
-        pt.id = pipelineId(pt);
-        r.points.push_back(std::move(pt));
       }
   }
   if (r.points.empty())

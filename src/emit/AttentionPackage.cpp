@@ -8,6 +8,7 @@
 
 #include "rubick/arch/Plan.h"
 #include "rubick/emit/Templates.h"
+#include "rubick/emit/Verilog.h"
 #include "rubick/support/Diagnostic.h"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace rubick::emit {
 
@@ -44,7 +46,7 @@ std::string readme(const tc::Program& prog, const attn::AttentionForm& f,
      << "Fused softmax attention of `" << prog.name << "`: " << f.heads << " head(s), L = " << f.l
      << " queries, S = " << f.s << " keys, D = " << f.d << ", Dv = " << f.dv << "; keys in "
      << t.blocks << " block(s) of " << pt.blockKeys << (t.blocks > 1 ? " (online softmax)" : "")
-     << ", exp_frac " << prog.expFrac
+     << ", exp_frac " << prog.expFrac << ", a vector unit of " << pt.lanes << " lane(s)"
      << ". Arithmetic: docs/attention-numerics.md; hardware: docs/attention.md.\n\n"
      << "- GEMM 1 (scores): design " << pt.g1.design.id << " on " << pt.g1.design.dataflow.p << "x"
      << pt.g1.design.dataflow.q << ", `gemm1/`\n"
@@ -105,6 +107,7 @@ std::string designJson(const tc::Program& prog, const attn::AttentionForm& f,
   j["sizes"] = {{"heads", f.heads}, {"L", f.l}, {"S", f.s}, {"D", f.d}, {"Dv", f.dv}};
   j["exp_frac"] = prog.expFrac;
   j["block_keys"] = pt.blockKeys;
+  j["vector_lanes"] = pt.lanes;
   auto stage = [&](const attn::GemmStage& g, const std::string& suffix, const std::string& dir) {
     return Json{{"id", g.design.id},
                 {"top", name + suffix + "_top"},
@@ -182,6 +185,7 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
   vp.accBits = std::max(vp.resultBits, vBits + 15 + arch::bitsFor(f.s) + 1);
   vp.outBits = tc::bitWidth(prog.tensors[f.o].type);
   vp.expFrac = prog.expFrac;
+  vp.lanes = pt.lanes;
   // The vector unit takes exact scores and block results: the arrays must not wrap them.
   const tc::Tensor& sc = prog.tensors[f.scores];
   const tc::Tensor& u = prog.tensors[f.u];
@@ -235,8 +239,14 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
   dse::ExploreOptions eo1, eo2;
   eo1.constraints.elementBits = pt.g1.elementBits;
   eo2.constraints.elementBits = pt.g2.elementBits;
-  const std::vector<File> f1 = package(pt.g1.prog, pt.g1.view, pt.g1.design, eo1, n1);
-  const std::vector<File> f2 = package(pt.g2.prog, pt.g2.view, pt.g2.design, eo2, n2);
+  std::vector<File> f1 = package(pt.g1.prog, pt.g1.view, pt.g1.design, eo1, n1);
+  std::vector<File> f2 = package(pt.g2.prog, pt.g2.view, pt.g2.design, eo2, n2);
+  // A W-lane vector unit reaches the arrays' banks through W-lane host ports: the same top with
+  // a wider port (single designs never get one).
+  if (pt.lanes > 1)
+    for (auto [files, plan, n] : {std::tuple{&f1, &plan1, n1}, std::tuple{&f2, &plan2, n2}})
+      for (File& file : *files)
+        if (file.path == "rtl/" + n + "_top.v") file.content = topModule(*plan, pt.lanes);
   std::set<std::string> templates = {"rtl/rubick_exp.v", "rtl/rubick_recip.v",
                                      "rtl/rubick_scale.v"};
   std::vector<File> files;

@@ -1,6 +1,7 @@
 #include "AttentionTables.h"
 
 #include "rubick/arch/HostMap.h"
+#include "rubick/attn/LaneSchedule.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -44,6 +45,53 @@ int64_t strideOf(const std::vector<int64_t>& full, int dim) {
 const arch::TensorMap& mapOf(const std::vector<arch::TensorMap>& maps, const attn::GemmStage& g,
                              int tensor) {
   return maps.at(size_t(selectOf(g, tensor)));
+}
+
+// The per-item table `items` packed by `rows`: the fields named in `rowFields` once per row (from
+// its first item), then per lane a valid bit and the item's other fields; with `groupField`,
+// a row's first and last flags of its group (rs, re).
+Rom laneRom(const Rom& items, const attn::LaneRows& rows, int64_t lanes,
+            const std::vector<std::string>& rowFields, const std::string& groupField) {
+  Rom out;
+  out.name = items.name;
+  std::vector<size_t> perRow, perLane;
+  for (size_t f = 0; f < items.fields.size(); ++f) {
+    const bool row =
+        std::find(rowFields.begin(), rowFields.end(), items.fields[f].first) != rowFields.end();
+    (row ? perRow : perLane).push_back(f);
+    if (row) out.fields.push_back(items.fields[f]);
+  }
+  size_t group = items.fields.size();
+  for (size_t f = 0; f < items.fields.size(); ++f)
+    if (items.fields[f].first == groupField) group = f;
+  if (!groupField.empty()) {
+    out.fields.push_back({"rs", 1});
+    out.fields.push_back({"re", 1});
+  }
+  for (int64_t l = 0; l < lanes; ++l) {
+    out.fields.push_back({"v" + std::to_string(l), 1});
+    for (size_t f : perLane)
+      out.fields.push_back({items.fields[f].first + std::to_string(l), items.fields[f].second});
+  }
+  auto groupOf = [&](size_t r) { return items.rows[size_t(rows[r].front())][group]; };
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const std::vector<int64_t>& first = items.rows[size_t(rows[r].front())];
+    std::vector<int64_t> row;
+    for (size_t f : perRow)
+      row.push_back(first[f]);
+    if (!groupField.empty()) {
+      row.push_back(r == 0 || groupOf(r - 1) != groupOf(r));
+      row.push_back(r + 1 == rows.size() || groupOf(r + 1) != groupOf(r));
+    }
+    for (int64_t l = 0; l < lanes; ++l) {
+      const bool used = size_t(l) < rows[r].size();
+      row.push_back(used);
+      for (size_t f : perLane)
+        row.push_back(used ? items.rows[size_t(rows[r][size_t(l)])][f] : 0);
+    }
+    out.rows.push_back(std::move(row));
+  }
+  return out;
 }
 
 } // namespace
@@ -109,27 +157,25 @@ AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionFo
   // Scores Sc(i, j) of one block, row-major: one place each.
   const arch::TensorMap& sc = mapOf(maps1, g1, f.scores);
   t.score.name = "rom_s";
-  t.score.fields = {{"bank", h1.bankBits}, {"addr", h1.addressBits}, {"i", iBits}, {"j", jBits}};
+  t.score.fields = {{"i", iBits}, {"bank", h1.bankBits}, {"addr", h1.addressBits}, {"j", jBits}};
   for (size_t e = 0; e < sc.elements.size(); ++e) {
     if (sc.elements[e].size() != 1)
       throw std::logic_error("attention: a score without exactly one place");
     std::vector<int64_t> idx = indicesOf(int64_t(e), sc.shape);
     const arch::Location& loc = sc.elements[e][0];
-    t.score.rows.push_back({loc.bank, loc.address, idx[size_t(heads)], idx[size_t(heads) + 1]});
+    t.score.rows.push_back({idx[size_t(heads)], loc.bank, loc.address, idx[size_t(heads) + 1]});
   }
 
   // E(i, j) at every place GEMM 2 reads it, computed from the score of the same (i, j).
   const arch::TensorMap& em = mapOf(maps2, g2, f.e);
   t.expo.name = "rom_e";
-  t.expo.fields = {{"sbank", h1.bankBits},
+  t.expo.fields = {{"i", iBits},
+                   {"sbank", h1.bankBits},
                    {"saddr", h1.addressBits},
                    {"ebank", h2.bankBits},
                    {"eaddr", h2.addressBits},
-                   {"i", iBits},
                    {"j", jBits},
-                   {"count", 1},
-                   {"rstart", 1},
-                   {"rend", 1}};
+                   {"count", 1}};
   for (size_t e = 0; e < em.elements.size(); ++e) {
     const std::vector<arch::Location>& places = em.elements[e];
     if (places.empty()) throw std::logic_error("attention: an exponential GEMM 2 never reads");
@@ -137,21 +183,34 @@ AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionFo
     const int64_t i = idx[size_t(heads)], j = idx[size_t(heads) + 1];
     const arch::Location& s = sc.elements[e][0]; // same shape, same element
     for (size_t k = 0; k < places.size(); ++k)
-      t.expo.rows.push_back({s.bank, s.address, places[k].bank, places[k].address, i, j, k == 0,
-                             j == 0 && k == 0, j == bk - 1 && k + 1 == places.size()});
+      t.expo.rows.push_back({i, s.bank, s.address, places[k].bank, places[k].address, j, k == 0});
   }
 
   // U(i, e) of one block, row-major: one place each; its index is U_acc's.
   const arch::TensorMap& um = mapOf(maps2, g2, f.u);
   t.result.name = "rom_u";
-  t.result.fields = {{"bank", h2.bankBits}, {"addr", h2.addressBits}, {"i", iBits}};
+  t.result.fields = {{"bank", h2.bankBits},
+                     {"addr", h2.addressBits},
+                     {"i", iBits},
+                     {"k", arch::bitsFor(int64_t(um.elements.size()))}};
   for (size_t e = 0; e < um.elements.size(); ++e) {
     if (um.elements[e].size() != 1)
       throw std::logic_error("attention: a GEMM 2 result without exactly one place");
     std::vector<int64_t> idx = indicesOf(int64_t(e), um.shape);
     t.result.rows.push_back(
-        {um.elements[e][0].bank, um.elements[e][0].address, idx[size_t(heads)]});
+        {um.elements[e][0].bank, um.elements[e][0].address, idx[size_t(heads)], int64_t(e)});
   }
+
+  // One row per cycle: the same schedule the explorer timed (attn::schedulePasses).
+  const attn::PassSchedules ps =
+      attn::schedulePasses(attn::passItems(f, g1, g2, maps1, maps2), p.lanes);
+  t.lanes = p.lanes;
+  t.query = laneRom(t.query, ps.query, p.lanes, {}, "");
+  t.key = laneRom(t.key, ps.key, p.lanes, {}, "");
+  t.value = laneRom(t.value, ps.value, p.lanes, {}, "");
+  t.score = laneRom(t.score, ps.score, p.lanes, {"i"}, "i");
+  t.expo = laneRom(t.expo, ps.expo, p.lanes, {"i"}, "i");
+  t.result = laneRom(t.result, ps.result, p.lanes, {}, "");
   return t;
 }
 

@@ -27,14 +27,18 @@ HostPort hostPort(const arch::Plan& plan);
 /// The select number (position in the statement) of `tensor` in a GEMM stage.
 int selectOf(const attn::GemmStage& g, int tensor);
 
+/// Every table has one row per cycle of its pass: the row of the pass's lane schedule
+/// (attn/LaneSchedule.h). Per lane l the fields end in l and start with v<l>, the lane's valid
+/// bit (an unused lane is all zeros); the row-wise passes add fields for the whole row first.
 struct AttentionTables {
+  int64_t lanes = 1;
   Rom query;  // per Q place of one head: store offset, G1 bank, address
   Rom key;    // per K place of one block: store offset, key in the block, G1 bank, address
   Rom value;  // per V place of one block: store offset, key in the block, G2 bank, address
-  Rom score;  // per score (row-major i, j): G1 bank, address, i, j
-  Rom expo;   // per E place (row-major, then places): the score's G1 bank and address, the E
-              // G2 bank and address, i, j, first place of the element, row start, row end
-  Rom result; // per U element (row-major i, e): G2 bank, address, i
+  Rom score;  // row: i, first and last cycle of the row (rs, re); per score: G1 bank, address, j
+  Rom expo;   // row: i, rs, re; per E place: the score's G1 bank and address, the E G2 bank and
+              // address, j, first place of the element (count)
+  Rom result; // per U element: G2 bank, address, i, its row-major index (U_acc's)
   int64_t keyStep = 0, valueStep = 0; // store offset of one key block in K and V
 };
 

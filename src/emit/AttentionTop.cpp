@@ -1,6 +1,7 @@
 // The attention pipeline's top: a sequencer of fixed-length phases (so the latency is exact and
-// equals attn::pipelineTiming), per phase a counter `cnt` that issues one item per cycle from a
-// ROM table, and a short pipeline behind it:
+// equals attn::pipelineTiming), per phase a counter `cnt` that issues one row of W items per
+// cycle from a ROM table (the pass's lane schedule, attn/LaneSchedule.h: the W lanes of a row
+// reach distinct banks through the arrays' W-lane host ports), and a short pipeline behind it:
 //   query   cnt: Q store read          +1: write into GEMM 1's Q bank
 //   copy    cnt: K and V store reads   +1: write into GEMM 1's K bank and GEMM 2's V bank
 //   GEMM    cnt 0: start; the phase lasts the array's latency + 1
@@ -9,7 +10,8 @@
 //                                                                row sum  +3: l written
 //   accum.  cnt: GEMM 2 U read         +1: vector unit rescale  +2: U_acc written
 //   norm.   a row's reciprocal every max(34, Dv) cycles; when it is ready (34 cycles after its
-//           start) the row's Dv outputs, one per cycle, into the O store
+//           start) the row's Dv outputs, one per cycle, into the O store (one lane: the
+//           single divider, not the outputs, bounds this phase)
 // Items past the end of a block (keys >= S) are masked: K and V are written as 0, the row max
 // skips them and their E is 0.
 
@@ -18,6 +20,7 @@
 #include "VerilogText.h"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -262,82 +265,114 @@ std::string attentionTop(const TopParams& p, const AttentionTables& t) {
   writeRom(os, t.result, "u", cw, unused);
   os << "\n";
 
+  const int64_t W = t.lanes;
+  auto ls = [](const std::string& n, int64_t l) { return n + std::to_string(l); };
+  // Bits [lo + w - 1 : lo] of lane l of a packed vector of `per`-bit lanes.
+  auto slice = [](const std::string& v, int64_t l, int64_t per, int64_t w) {
+    return v + "[" + std::to_string(l * per + w - 1) + ":" + std::to_string(l * per) + "]";
+  };
+  // {x_(W-1), ..., x_0}
+  auto packed = [&](const std::function<std::string(int64_t)>& x) {
+    std::string s = "{";
+    for (int64_t l = W; l-- > 0;)
+      s += x(l) + (l ? ", " : "}");
+    return s;
+  };
   auto go = [&](const std::string& n, const std::string& ph, int64_t items) {
     os << "  wire " << n << " = busy && (phase == " << ph << ") && (cnt < " << ulit(items, cw)
        << ");\n";
   };
   auto keep = [&](const std::string& key) { return "(" + zext(key, jb, jl) + " < kleft)"; };
   // Query and copy passes.
-  os << "  // Query and copy: store read, then the GEMM bank write (masked keys as 0).\n";
+  os << "  // Query and copy: store reads, then the GEMM bank writes (masked keys as 0); " << W
+     << " lane(s).\n";
   go("q_go", "PH_Q", qItems);
   go("k_go", "PH_KV", kItems);
   go("v_go", "PH_KV", vItems);
-  os << "  reg q_go1, k_go1, v_go1, k_keep1, v_keep1;\n"
-     << "  reg " << range(h1.bankBits) << " q_bank1, k_bank1;\n"
-     << "  reg " << range(h1.addressBits) << " q_addr1, k_addr1;\n"
-     << "  reg " << range(h2.bankBits) << " v_bank1;\n"
-     << "  reg " << range(h2.addressBits) << " v_addr1;\n"
-     << "  reg " << range(p.qBits) << " q_data1;\n"
-     << "  reg " << range(p.kBits) << " k_data1;\n"
-     << "  reg " << range(p.vBits) << " v_data1;\n"
-     << "  always @(posedge clk) begin\n"
-     << "    q_go1 <= q_go;\n"
-     << "    q_bank1 <= q_bank;\n"
-     << "    q_addr1 <= q_addr;\n"
-     << "    if (q_go) q_data1 <= qmem[qhb + q_off];\n"
-     << "    k_go1 <= k_go;\n"
-     << "    k_bank1 <= k_bank;\n"
-     << "    k_addr1 <= k_addr;\n"
-     << "    k_keep1 <= " << keep("k_key") << ";\n"
-     << "    if (k_go) k_data1 <= kmem[khb + kofs + k_off];\n"
-     << "    v_go1 <= v_go;\n"
-     << "    v_bank1 <= v_bank;\n"
-     << "    v_addr1 <= v_addr;\n"
-     << "    v_keep1 <= " << keep("v_key") << ";\n"
-     << "    if (v_go) v_data1 <= vmem[vhb + vofs + v_off];\n"
-     << "  end\n\n";
+  for (int64_t l = 0; l < W; ++l) {
+    const std::string x = std::to_string(l);
+    os << "  reg q_go1_" << x << ", k_go1_" << x << ", v_go1_" << x << ", k_keep1_" << x
+       << ", v_keep1_" << x << ";\n"
+       << "  reg " << range(h1.bankBits) << " q_bank1_" << x << ", k_bank1_" << x << ";\n"
+       << "  reg " << range(h1.addressBits) << " q_addr1_" << x << ", k_addr1_" << x << ";\n"
+       << "  reg " << range(h2.bankBits) << " v_bank1_" << x << ";\n"
+       << "  reg " << range(h2.addressBits) << " v_addr1_" << x << ";\n"
+       << "  reg " << range(p.qBits) << " q_data1_" << x << ";\n"
+       << "  reg " << range(p.kBits) << " k_data1_" << x << ";\n"
+       << "  reg " << range(p.vBits) << " v_data1_" << x << ";\n"
+       << "  always @(posedge clk) begin\n"
+       << "    q_go1_" << x << " <= q_go && q_v" << x << ";\n"
+       << "    q_bank1_" << x << " <= q_bank" << x << ";\n"
+       << "    q_addr1_" << x << " <= q_addr" << x << ";\n"
+       << "    if (q_go) q_data1_" << x << " <= qmem[qhb + q_off" << x << "];\n"
+       << "    k_go1_" << x << " <= k_go && k_v" << x << ";\n"
+       << "    k_bank1_" << x << " <= k_bank" << x << ";\n"
+       << "    k_addr1_" << x << " <= k_addr" << x << ";\n"
+       << "    k_keep1_" << x << " <= " << keep("k_key" + x) << ";\n"
+       << "    if (k_go) k_data1_" << x << " <= kmem[khb + kofs + k_off" << x << "];\n"
+       << "    v_go1_" << x << " <= v_go && v_v" << x << ";\n"
+       << "    v_bank1_" << x << " <= v_bank" << x << ";\n"
+       << "    v_addr1_" << x << " <= v_addr" << x << ";\n"
+       << "    v_keep1_" << x << " <= " << keep("v_key" + x) << ";\n"
+       << "    if (v_go) v_data1_" << x << " <= vmem[vhb + vofs + v_off" << x << "];\n"
+       << "  end\n";
+  }
+  os << "\n";
 
   // Row max and exp passes read the scores.
-  os << "  // Row max and exp: score read from GEMM 1; exp writes E into GEMM 2 two cycles "
+  os << "  // Row max and exp: score reads from GEMM 1; exp writes E into GEMM 2 two cycles "
         "later.\n";
   go("s_go", "PH_MAX", sItems);
   go("e_go", "PH_EXP", eItems);
-  os << "  reg s_go1, s_start1, s_end1, s_keep1;\n"
+  os << "  reg s_go1, s_start1, s_end1;\n"
      << "  reg " << range(rb) << " s_i1;\n"
-     << "  reg e_go1, e_keep1, e_count1, e_rstart1, e_rend1, e_go2;\n"
+     << "  reg e_go1, e_rstart1, e_rend1;\n"
      << "  reg " << range(rb) << " e_i1;\n"
-     << "  reg " << range(h2.bankBits) << " e_ebank1, e_ebank2;\n"
-     << "  reg " << range(h2.addressBits) << " e_eaddr1, e_eaddr2;\n"
      << "  always @(posedge clk) begin\n"
      << "    s_go1 <= s_go;\n"
      << "    s_i1 <= s_i;\n"
-     << "    s_start1 <= (s_j == " << ulit(0, jb) << ");\n"
-     << "    s_end1 <= (s_j == " << ulit(p.blockKeys - 1, jb) << ");\n"
-     << "    s_keep1 <= " << keep("s_j") << ";\n"
+     << "    s_start1 <= s_rs;\n"
+     << "    s_end1 <= s_re;\n"
      << "    e_go1 <= e_go;\n"
      << "    e_i1 <= e_i;\n"
-     << "    e_keep1 <= " << keep("e_j") << ";\n"
-     << "    e_count1 <= e_count;\n"
-     << "    e_rstart1 <= e_rstart;\n"
-     << "    e_rend1 <= e_rend;\n"
-     << "    e_ebank1 <= e_ebank;\n"
-     << "    e_eaddr1 <= e_eaddr;\n"
-     << "    e_go2 <= e_go1;\n"
-     << "    e_ebank2 <= e_ebank1;\n"
-     << "    e_eaddr2 <= e_eaddr1;\n"
-     << "  end\n\n";
+     << "    e_rstart1 <= e_rs;\n"
+     << "    e_rend1 <= e_re;\n"
+     << "  end\n";
+  for (int64_t l = 0; l < W; ++l) {
+    const std::string x = std::to_string(l);
+    os << "  reg s_use1_" << x << ", e_keep1_" << x << ", e_count1_" << x << ", e_v1_" << x
+       << ", e_v2_" << x << ";\n"
+       << "  reg " << range(h2.bankBits) << " e_ebank1_" << x << ", e_ebank2_" << x << ";\n"
+       << "  reg " << range(h2.addressBits) << " e_eaddr1_" << x << ", e_eaddr2_" << x << ";\n"
+       << "  always @(posedge clk) begin\n"
+       << "    s_use1_" << x << " <= s_v" << x << " && " << keep("s_j" + x) << ";\n"
+       << "    e_keep1_" << x << " <= " << keep("e_j" + x) << ";\n"
+       << "    e_count1_" << x << " <= e_count" << x << ";\n"
+       << "    e_v1_" << x << " <= e_v" << x << ";\n"
+       << "    e_ebank1_" << x << " <= e_ebank" << x << ";\n"
+       << "    e_eaddr1_" << x << " <= e_eaddr" << x << ";\n"
+       << "    e_v2_" << x << " <= e_go1 && e_v1_" << x << ";\n"
+       << "    e_ebank2_" << x << " <= e_ebank1_" << x << ";\n"
+       << "    e_eaddr2_" << x << " <= e_eaddr1_" << x << ";\n"
+       << "  end\n";
+  }
+  os << "\n";
 
   // Accumulate pass.
-  os << "  // Accumulate: U read from GEMM 2, its index is U_acc's (row-major).\n";
+  os << "  // Accumulate: U read from GEMM 2; its row-major index is U_acc's.\n";
   go("u_go", "PH_ACC", uItems);
-  os << "  reg u_go1;\n"
-     << "  reg " << range(rb) << " u_i1;\n"
-     << "  reg " << range(eb) << " u_k1;\n"
-     << "  always @(posedge clk) begin\n"
-     << "    u_go1 <= u_go;\n"
-     << "    u_i1 <= u_i;\n"
-     << "    u_k1 <= cnt[" << eb - 1 << ":0];\n"
-     << "  end\n\n";
+  for (int64_t l = 0; l < W; ++l) {
+    const std::string x = std::to_string(l);
+    os << "  reg u_go1_" << x << ";\n"
+       << "  reg " << range(rb) << " u_i1_" << x << ";\n"
+       << "  reg " << range(eb) << " u_k1_" << x << ";\n"
+       << "  always @(posedge clk) begin\n"
+       << "    u_go1_" << x << " <= u_go && u_v" << x << ";\n"
+       << "    u_i1_" << x << " <= u_i" << x << ";\n"
+       << "    u_k1_" << x << " <= u_k" << x << ";\n"
+       << "  end\n";
+  }
+  os << "\n";
 
   // Normalise.
   os << "  // Normalise: a row's reciprocal every " << period
@@ -375,91 +410,108 @@ std::string attentionTop(const TopParams& p, const AttentionTables& t) {
      << "  always @(posedge clk) o_addr1 <= ohb + " << zext("n_k", eb, oa) << ";\n"
      << "  always @(posedge clk) if (o_valid) omem[o_addr1] <= o_value;\n\n";
 
-  // The GEMM arrays' host ports.
+  // The GEMM arrays' host ports: W lanes each (one lane: the single design's port).
   auto port = [&](const std::string& g, const HostPort& h) {
-    os << "  reg " << g << "_we, " << g << "_re;\n"
-       << "  reg " << range(h.tensorBits) << " " << g << "_wtensor, " << g << "_rtensor;\n"
-       << "  reg " << range(h.bankBits) << " " << g << "_wbank, " << g << "_rbank;\n"
-       << "  reg " << range(h.addressBits) << " " << g << "_waddr, " << g << "_raddr;\n"
-       << "  reg " << range(h.dataBits) << " " << g << "_wdata;\n"
-       << "  wire " << range(h.dataBits) << " " << g << "_rdata;\n"
+    os << "  reg " << range(W) << " " << g << "_we, " << g << "_re;\n"
+       << "  reg " << range(W * h.tensorBits) << " " << g << "_wtensor, " << g << "_rtensor;\n"
+       << "  reg " << range(W * h.bankBits) << " " << g << "_wbank, " << g << "_rbank;\n"
+       << "  reg " << range(W * h.addressBits) << " " << g << "_waddr, " << g << "_raddr;\n"
+       << "  reg " << range(W * h.dataBits) << " " << g << "_wdata;\n"
+       << "  wire " << range(W * h.dataBits) << " " << g << "_rdata;\n"
        << "  wire " << g << "_busy, " << g << "_done;\n"
        << "  always @(*) begin\n"
-       << "    " << g << "_we = 1'b0;\n"
-       << "    " << g << "_wtensor = " << ulit(0, h.tensorBits) << ";\n"
-       << "    " << g << "_wbank = " << ulit(0, h.bankBits) << ";\n"
-       << "    " << g << "_waddr = " << ulit(0, h.addressBits) << ";\n"
-       << "    " << g << "_wdata = " << ulit(0, h.dataBits) << ";\n"
-       << "    " << g << "_re = 1'b0;\n"
-       << "    " << g << "_rtensor = " << ulit(0, h.tensorBits) << ";\n"
-       << "    " << g << "_rbank = " << ulit(0, h.bankBits) << ";\n"
-       << "    " << g << "_raddr = " << ulit(0, h.addressBits) << ";\n";
+       << "    " << g << "_we = " << ulit(0, W) << ";\n"
+       << "    " << g << "_wtensor = " << ulit(0, W * h.tensorBits) << ";\n"
+       << "    " << g << "_wbank = " << ulit(0, W * h.bankBits) << ";\n"
+       << "    " << g << "_waddr = " << ulit(0, W * h.addressBits) << ";\n"
+       << "    " << g << "_wdata = " << ulit(0, W * h.dataBits) << ";\n"
+       << "    " << g << "_re = " << ulit(0, W) << ";\n"
+       << "    " << g << "_rtensor = " << ulit(0, W * h.tensorBits) << ";\n"
+       << "    " << g << "_rbank = " << ulit(0, W * h.bankBits) << ";\n"
+       << "    " << g << "_raddr = " << ulit(0, W * h.addressBits) << ";\n";
   };
-  auto write = [&](const std::string& g, const HostPort& h, const std::string& when, int sel,
-                   const std::string& bank, const std::string& addr, const std::string& data) {
+  auto write = [&](const std::string& g, const HostPort& h, int64_t l, const std::string& when,
+                   int sel, const std::string& bank, const std::string& addr,
+                   const std::string& data) {
     os << "    if (" << when << ") begin\n"
-       << "      " << g << "_we = 1'b1;\n"
-       << "      " << g << "_wtensor = " << ulit(sel, h.tensorBits) << ";\n"
-       << "      " << g << "_wbank = " << bank << ";\n"
-       << "      " << g << "_waddr = " << addr << ";\n"
-       << "      " << g << "_wdata = " << data << ";\n"
+       << "      " << g << "_we[" << l << "] = 1'b1;\n"
+       << "      " << slice(g + "_wtensor", l, h.tensorBits, h.tensorBits) << " = "
+       << ulit(sel, h.tensorBits) << ";\n"
+       << "      " << slice(g + "_wbank", l, h.bankBits, h.bankBits) << " = " << bank << ";\n"
+       << "      " << slice(g + "_waddr", l, h.addressBits, h.addressBits) << " = " << addr << ";\n"
+       << "      " << slice(g + "_wdata", l, h.dataBits, h.dataBits) << " = " << data << ";\n"
        << "    end\n";
   };
-  auto read = [&](const std::string& g, const HostPort& h, const std::string& when, int sel,
-                  const std::string& bank, const std::string& addr) {
+  auto read = [&](const std::string& g, const HostPort& h, int64_t l, const std::string& when,
+                  int sel, const std::string& bank, const std::string& addr) {
     os << "    if (" << when << ") begin\n"
-       << "      " << g << "_re = 1'b1;\n"
-       << "      " << g << "_rtensor = " << ulit(sel, h.tensorBits) << ";\n"
-       << "      " << g << "_rbank = " << bank << ";\n"
-       << "      " << g << "_raddr = " << addr << ";\n"
+       << "      " << g << "_re[" << l << "] = 1'b1;\n"
+       << "      " << slice(g + "_rtensor", l, h.tensorBits, h.tensorBits) << " = "
+       << ulit(sel, h.tensorBits) << ";\n"
+       << "      " << slice(g + "_rbank", l, h.bankBits, h.bankBits) << " = " << bank << ";\n"
+       << "      " << slice(g + "_raddr", l, h.addressBits, h.addressBits) << " = " << addr << ";\n"
        << "    end\n";
+  };
+  auto instance = [&](const std::string& g) {
+    os << "  end\n"
+       << "  wire " << g << "_start = busy && (phase == PH_" << (g == "g1" ? "G1" : "G2")
+       << ") && (cnt == " << ulit(0, cw) << ");\n"
+       << "  " << p.name << "_" << g << "_top " << g << " (\n"
+       << "    .clk(clk), .rst(rst), .start(" << g << "_start), .busy(" << g << "_busy), .done("
+       << g << "_done),\n"
+       << "    .host_we(" << g << "_we), .host_wtensor(" << g << "_wtensor), .host_wbank(" << g
+       << "_wbank),\n"
+       << "    .host_waddr(" << g << "_waddr), .host_wdata(" << g << "_wdata),\n"
+       << "    .host_re(" << g << "_re), .host_rtensor(" << g << "_rtensor), .host_rbank(" << g
+       << "_rbank),\n"
+       << "    .host_raddr(" << g << "_raddr), .host_rdata(" << g << "_rdata));\n\n";
   };
   os << "  // GEMM 1: Q and K written, scores read, through its host port while it is idle.\n";
   port("g1", h1);
-  write("g1", h1, "q_go1", p.g1Query, "q_bank1", "q_addr1", zext("q_data1", p.qBits, h1.dataBits));
-  write("g1", h1, "k_go1", p.g1Key, "k_bank1", "k_addr1",
-        "k_keep1 ? " + zext("k_data1", p.kBits, h1.dataBits) + " : " + ulit(0, h1.dataBits));
-  read("g1", h1, "s_go", p.g1Score, "s_bank", "s_addr");
-  read("g1", h1, "e_go", p.g1Score, "e_sbank", "e_saddr");
-  os << "  end\n"
-     << "  wire g1_start = busy && (phase == PH_G1) && (cnt == " << ulit(0, cw) << ");\n"
-     << "  " << p.name << "_g1_top g1 (\n"
-     << "    .clk(clk), .rst(rst), .start(g1_start), .busy(g1_busy), .done(g1_done),\n"
-     << "    .host_we(g1_we), .host_wtensor(g1_wtensor), .host_wbank(g1_wbank),\n"
-     << "    .host_waddr(g1_waddr), .host_wdata(g1_wdata),\n"
-     << "    .host_re(g1_re), .host_rtensor(g1_rtensor), .host_rbank(g1_rbank),\n"
-     << "    .host_raddr(g1_raddr), .host_rdata(g1_rdata));\n\n";
+  for (int64_t l = 0; l < W; ++l) {
+    const std::string x = std::to_string(l);
+    write("g1", h1, l, "q_go1_" + x, p.g1Query, "q_bank1_" + x, "q_addr1_" + x,
+          zext("q_data1_" + x, p.qBits, h1.dataBits));
+    write("g1", h1, l, "k_go1_" + x, p.g1Key, "k_bank1_" + x, "k_addr1_" + x,
+          "k_keep1_" + x + " ? " + zext("k_data1_" + x, p.kBits, h1.dataBits) + " : " +
+              ulit(0, h1.dataBits));
+    read("g1", h1, l, "s_go && s_v" + x, p.g1Score, "s_bank" + x, "s_addr" + x);
+    read("g1", h1, l, "e_go && e_v" + x, p.g1Score, "e_sbank" + x, "e_saddr" + x);
+  }
+  instance("g1");
   os << "  // GEMM 2: V and E written, U read.\n";
-  os << "  wire [15:0] exp_e;\n";
+  os << "  wire " << range(16 * W) << " exp_e;\n";
   port("g2", h2);
-  write("g2", h2, "v_go1", p.g2Value, "v_bank1", "v_addr1",
-        "v_keep1 ? " + zext("v_data1", p.vBits, h2.dataBits) + " : " + ulit(0, h2.dataBits));
-  write("g2", h2, "e_go2", p.g2Exp, "e_ebank2", "e_eaddr2", zext("exp_e", 16, h2.dataBits));
-  read("g2", h2, "u_go", p.g2Result, "u_bank", "u_addr");
-  os << "  end\n"
-     << "  wire g2_start = busy && (phase == PH_G2) && (cnt == " << ulit(0, cw) << ");\n"
-     << "  " << p.name << "_g2_top g2 (\n"
-     << "    .clk(clk), .rst(rst), .start(g2_start), .busy(g2_busy), .done(g2_done),\n"
-     << "    .host_we(g2_we), .host_wtensor(g2_wtensor), .host_wbank(g2_wbank),\n"
-     << "    .host_waddr(g2_waddr), .host_wdata(g2_wdata),\n"
-     << "    .host_re(g2_re), .host_rtensor(g2_rtensor), .host_rbank(g2_rbank),\n"
-     << "    .host_raddr(g2_raddr), .host_rdata(g2_rdata));\n\n";
+  for (int64_t l = 0; l < W; ++l) {
+    const std::string x = std::to_string(l);
+    write("g2", h2, l, "v_go1_" + x, p.g2Value, "v_bank1_" + x, "v_addr1_" + x,
+          "v_keep1_" + x + " ? " + zext("v_data1_" + x, p.vBits, h2.dataBits) + " : " +
+              ulit(0, h2.dataBits));
+    write("g2", h2, l, "e_v2_" + x, p.g2Exp, "e_ebank2_" + x, "e_eaddr2_" + x,
+          zext(slice("exp_e", l, 16, 16), 16, h2.dataBits));
+    read("g2", h2, l, "u_go && u_v" + x, p.g2Result, "u_bank" + x, "u_addr" + x);
+  }
+  instance("g2");
 
   // Vector unit.
   const int64_t sb = p.vec.scoreBits, ub = p.vec.resultBits;
   if (h1.dataBits > sb) unused.push_back("g1_rdata");
   if (h2.dataBits > ub) unused.push_back("g2_rdata");
-  os << "  // Vector unit: the row state and its arithmetic.\n"
-     << "  wire signed " << range(sb) << " score = g1_rdata[" << sb - 1 << ":0];\n"
-     << "  wire signed " << range(ub) << " result = g2_rdata[" << ub - 1 << ":0];\n"
+  auto scores = packed([&](int64_t l) { return slice("g1_rdata", l, h1.dataBits, sb); });
+  os << "  // Vector unit: the row state and its arithmetic, " << W << " lane(s).\n"
      << "  " << p.name << "_vector vec (\n"
      << "    .clk(clk), .rst(rst), .first_block(blk == " << ulit(0, bw) << "),\n"
-     << "    .max_valid(s_go1), .max_i(s_i1), .max_row_start(s_start1), .max_row_end(s_end1),\n"
-     << "    .max_masked(!s_keep1), .max_score(score),\n"
-     << "    .exp_valid(e_go1), .exp_i(e_i1), .exp_score(score), .exp_masked(!e_keep1),\n"
-     << "    .exp_count(e_count1), .exp_row_start(e_rstart1), .exp_row_end(e_rend1), "
-        ".exp_e(exp_e),\n"
-     << "    .acc_valid(u_go1), .acc_k(u_k1), .acc_i(u_i1), .acc_u(result),\n"
+     << "    .max_valid(s_go1), .max_use(" << packed([&](int64_t l) { return ls("s_use1_", l); })
+     << "), .max_i(s_i1),\n"
+     << "    .max_row_start(s_start1), .max_row_end(s_end1), .max_score(" << scores << "),\n"
+     << "    .exp_valid(e_go1), .exp_i(e_i1), .exp_score(" << scores << "),\n"
+     << "    .exp_masked(" << packed([&](int64_t l) { return "!" + ls("e_keep1_", l); })
+     << "), .exp_count(" << packed([&](int64_t l) { return ls("e_count1_", l); }) << "),\n"
+     << "    .exp_row_start(e_rstart1), .exp_row_end(e_rend1), .exp_e(exp_e),\n"
+     << "    .acc_valid(" << packed([&](int64_t l) { return ls("u_go1_", l); }) << "), .acc_k("
+     << packed([&](int64_t l) { return ls("u_k1_", l); }) << "),\n"
+     << "    .acc_i(" << packed([&](int64_t l) { return ls("u_i1_", l); }) << "), .acc_u("
+     << packed([&](int64_t l) { return slice("g2_rdata", l, h2.dataBits, ub); }) << "),\n"
      << "    .norm_start(n_start), .norm_i("
      << (nrw == rb ? std::string("n_row") : "n_row[" + std::to_string(rb - 1) + ":0]")
      << "), .norm_ready(n_ready),\n"

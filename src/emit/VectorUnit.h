@@ -1,6 +1,7 @@
 #pragma once
 // The attention pipeline's vector unit: the per-row state (running max m, alpha, running sum
-// l, U_acc) and its arithmetic, one element per cycle in each pass (private to src/emit).
+// l, U_acc) and its arithmetic, W lanes (elements) per cycle in the row max, exp and accumulate
+// passes, one in normalise (private to src/emit).
 
 #include <cstdint>
 #include <string>
@@ -19,6 +20,7 @@ struct VectorParams {
   int64_t accBits = 40;    // U_acc (signed)
   int64_t outBits = 8;     // O (signed, saturated)
   int expFrac = 12;
+  int64_t lanes = 1; // W
 };
 
 /// Verilog of `<name>_vector`. Ports and timing are described in the generated text.

@@ -38,6 +38,86 @@ std::string resize(const std::string& v, int64_t from, int64_t to, Unused& unuse
          "}";
 }
 
+struct LaneWidths {
+  int64_t ts, bs, ha, hd, aw, w; // host port fields; the bank's address and data widths
+};
+
+// A bank's share of a W-lane host port: the lanes that address it this cycle (the schedule
+// guarantees at most one, or several reading one address) and the address and data of the
+// first of them. Replaces the one-lane strings the bank instance uses.
+void laneSelect(std::ostream& os, const std::string& bank, int64_t ti, int64_t p, int64_t lanes,
+                const LaneWidths& x, std::string& hostW, std::string& hostR, std::string& hostWaddr,
+                std::string& hostRaddr, std::string& hostWdata) {
+  auto field = [](const std::string& v, int64_t lane, int64_t per, int64_t use) {
+    return v + "[" + std::to_string(lane * per + use - 1) + ":" + std::to_string(lane * per) + "]";
+  };
+  auto hit = [&](const std::string& dir, int64_t l) {
+    return "host_" + dir + "e[" + std::to_string(l) + "] && (" +
+           field("host_" + dir + "tensor", l, x.ts, x.ts) + " == " + ulit(ti, x.ts) + ") && (" +
+           field("host_" + dir + "bank", l, x.bs, x.bs) + " == " + ulit(p, x.bs) + ")";
+  };
+  os << "  wire " << range(lanes) << " " << bank << "_hw = {";
+  for (int64_t l = lanes; l-- > 0;)
+    os << hit("w", l) << (l ? ", " : "};\n");
+  os << "  wire " << range(lanes) << " " << bank << "_hr = {";
+  for (int64_t l = lanes; l-- > 0;)
+    os << hit("r", l) << (l ? ", " : "};\n");
+  os << "  reg " << range(x.aw) << " " << bank << "_hwaddr, " << bank << "_hraddr;\n"
+     << "  reg " << range(x.w) << " " << bank << "_hwdata;\n"
+     << "  always @(*) begin\n"
+     << "    " << bank << "_hwaddr = " << ulit(0, x.aw) << ";\n"
+     << "    " << bank << "_hwdata = " << ulit(0, x.w) << ";\n"
+     << "    " << bank << "_hraddr = " << ulit(0, x.aw) << ";\n";
+  for (int64_t l = lanes; l-- > 0;) // the lowest lane wins
+    os << "    if (" << bank << "_hw[" << l << "]) begin\n"
+       << "      " << bank << "_hwaddr = " << field("host_waddr", l, x.ha, x.aw) << ";\n"
+       << "      " << bank << "_hwdata = " << field("host_wdata", l, x.hd, x.w) << ";\n"
+       << "    end\n"
+       << "    if (" << bank << "_hr[" << l << "]) " << bank
+       << "_hraddr = " << field("host_raddr", l, x.ha, x.aw) << ";\n";
+  os << "  end\n";
+  hostW = "|" + bank + "_hw";
+  hostR = "|" + bank + "_hr";
+  hostWaddr = bank + "_hwaddr";
+  hostRaddr = bank + "_hraddr";
+  hostWdata = bank + "_hwdata";
+}
+
+// W-lane host reads: each lane gets the bank it selected in the previous cycle.
+void laneReads(std::ostream& os, const std::vector<std::pair<std::string, int64_t>>& sources,
+               const std::vector<std::pair<int, int>>& ids, int64_t lanes, int64_t ts, int64_t bs,
+               int64_t hd) {
+  os << "\n  // Host reads, per lane: data of the bank it selected in the previous cycle.\n"
+     << "  reg " << range(lanes * ts) << " rsel_tensor;\n"
+     << "  reg " << range(lanes * bs) << " rsel_bank;\n"
+     << "  always @(posedge clk) begin\n"
+     << "    if (!busy) begin\n"
+     << "      rsel_tensor <= host_rtensor;\n"
+     << "      rsel_bank <= host_rbank;\n"
+     << "    end\n"
+     << "  end\n"
+     << "  always @(*) begin\n"
+     << "    host_rdata = " << ulit(0, lanes * hd) << ";\n";
+  for (int64_t l = 0; l < lanes; ++l) {
+    const std::string t =
+        "rsel_tensor[" + std::to_string((l + 1) * ts - 1) + ":" + std::to_string(l * ts) + "]";
+    const std::string b =
+        "rsel_bank[" + std::to_string((l + 1) * bs - 1) + ":" + std::to_string(l * bs) + "]";
+    const std::string out =
+        "host_rdata[" + std::to_string((l + 1) * hd - 1) + ":" + std::to_string(l * hd) + "]";
+    os << "    case ({" << t << ", " << b << "})\n";
+    for (size_t i = 0; i < sources.size(); ++i) {
+      const auto& [wire, w] = sources[i];
+      os << "      {" << ulit(ids[i].first, ts) << ", " << ulit(ids[i].second, bs) << "}: " << out
+         << " = " << (w == hd ? wire : "{" + std::to_string(hd - w) + "'d0, " + wire + "}")
+         << ";\n";
+    }
+    os << "      default: " << out << " = " << ulit(0, hd) << ";\n"
+       << "    endcase\n";
+  }
+  os << "  end\n\n";
+}
+
 } // namespace
 
 std::vector<std::string> templatesUsed(const Plan& pl) {
@@ -65,7 +145,7 @@ std::vector<std::string> templatesUsed(const Plan& pl) {
   return t;
 }
 
-std::string topModule(const Plan& pl) {
+std::string topModule(const Plan& pl, int64_t lanes) {
   std::ostringstream os;
   Unused unused;
   const int64_t tw = pl.tauBits, ew = timeWidth(pl), vw = validWidth(pl);
@@ -103,16 +183,16 @@ std::string topModule(const Plan& pl) {
      << "  input  wire start,\n"
      << "  output wire busy,\n"
      << "  output wire done,\n"
-     << "  input  wire host_we,\n"
-     << "  input  wire " << range(ts) << " host_wtensor,\n"
-     << "  input  wire " << range(bs) << " host_wbank,\n"
-     << "  input  wire " << range(ha) << " host_waddr,\n"
-     << "  input  wire " << range(hd) << " host_wdata,\n"
-     << "  input  wire host_re,\n"
-     << "  input  wire " << range(ts) << " host_rtensor,\n"
-     << "  input  wire " << range(bs) << " host_rbank,\n"
-     << "  input  wire " << range(ha) << " host_raddr,\n"
-     << "  output reg  " << range(hd) << " host_rdata\n"
+     << "  input  wire " << (lanes > 1 ? range(lanes) + " " : "") << "host_we,\n"
+     << "  input  wire " << range(lanes * ts) << " host_wtensor,\n"
+     << "  input  wire " << range(lanes * bs) << " host_wbank,\n"
+     << "  input  wire " << range(lanes * ha) << " host_waddr,\n"
+     << "  input  wire " << range(lanes * hd) << " host_wdata,\n"
+     << "  input  wire " << (lanes > 1 ? range(lanes) + " " : "") << "host_re,\n"
+     << "  input  wire " << range(lanes * ts) << " host_rtensor,\n"
+     << "  input  wire " << range(lanes * bs) << " host_rbank,\n"
+     << "  input  wire " << range(lanes * ha) << " host_raddr,\n"
+     << "  output reg  " << range(lanes * hd) << " host_rdata\n"
      << ");\n\n";
 
   // Controller.
@@ -161,9 +241,9 @@ std::string topModule(const Plan& pl) {
     const std::string& id = t.id;
     const int64_t w = t.elementBits, aw = t.addressBits, nw = t.wireBits;
     const int64_t d = t.treeDepth;
-    os << "\n  // " << t.name << " (" << (t.output ? "output" : "input") << "): "
-       << ir::toString(t.entry) << ", " << t.ports.size() << " bank(s) of " << t.depth << " x "
-       << w << " bits, port times " << t.teMin << " .. " << t.teMax << "\n";
+    os << "\n  // " << t.name << " (" << (t.output ? "output" : "input")
+       << "): " << ir::toString(t.entry) << ", " << t.ports.size() << " bank(s) of " << t.depth
+       << " x " << w << " bits, port times " << t.teMin << " .. " << t.teMax << "\n";
     os << "  wire " << range(aw) << " " << id << "_base;\n";
     std::vector<int64_t> strides = t.strides;
     if (strides.empty()) strides.push_back(0);
@@ -184,7 +264,8 @@ std::string topModule(const Plan& pl) {
     auto timeAt = [&](int64_t shift) {
       auto it = te.find(shift);
       if (it != te.end()) return it->second;
-      std::string n = id + "_te" + (shift < 0 ? "m" + std::to_string(-shift) : std::to_string(shift));
+      std::string n =
+          id + "_te" + (shift < 0 ? "m" + std::to_string(-shift) : std::to_string(shift));
       os << "  wire signed " << range(ew) << " " << n << " = tau_e + " << slit(shift, ew) << ";\n";
       os << "  wire " << n << "_in = busy && (" << n << " >= " << slit(t.teMin, ew) << ") && (" << n
          << " <= " << slit(t.teMax, ew) << ");\n";
@@ -266,13 +347,19 @@ std::string topModule(const Plan& pl) {
           wdata = resize(out, nw, w, unused);
         }
       }
-      std::string hostW = "host_we && (host_wtensor == " + ulit(ti, ts) + ") && (host_wbank == " +
-                          ulit(p, bs) + ")";
-      std::string hostR = "host_re && (host_rtensor == " + ulit(ti, ts) + ") && (host_rbank == " +
-                          ulit(p, bs) + ")";
-      std::string hostWaddr = aw == ha ? "host_waddr" : "host_waddr[" + std::to_string(aw - 1) + ":0]";
-      std::string hostRaddr = aw == ha ? "host_raddr" : "host_raddr[" + std::to_string(aw - 1) + ":0]";
-      std::string hostWdata = w == hd ? "host_wdata" : "host_wdata[" + std::to_string(w - 1) + ":0]";
+      std::string hostW = "host_we && (host_wtensor == " + ulit(ti, ts) +
+                          ") && (host_wbank == " + ulit(p, bs) + ")";
+      std::string hostR = "host_re && (host_rtensor == " + ulit(ti, ts) +
+                          ") && (host_rbank == " + ulit(p, bs) + ")";
+      std::string hostWaddr =
+          aw == ha ? "host_waddr" : "host_waddr[" + std::to_string(aw - 1) + ":0]";
+      std::string hostRaddr =
+          aw == ha ? "host_raddr" : "host_raddr[" + std::to_string(aw - 1) + ":0]";
+      std::string hostWdata =
+          w == hd ? "host_wdata" : "host_wdata[" + std::to_string(w - 1) + ":0]";
+      if (lanes > 1)
+        laneSelect(os, bank, static_cast<int64_t>(ti), static_cast<int64_t>(p), lanes,
+                   {ts, bs, ha, hd, aw, w}, hostW, hostR, hostWaddr, hostRaddr, hostWdata);
       os << "  rubick_bank #(.WIDTH(" << w << "), .DEPTH(" << t.depth << "), .AW(" << aw << ")) "
          << bank << " (\n"
          << "    .clk(clk),\n"
@@ -314,6 +401,11 @@ std::string topModule(const Plan& pl) {
     os << ",\n    " << a;
   os << ");\n";
 
+  if (lanes > 1) {
+    laneReads(os, readSources, readIds, lanes, ts, bs, hd);
+    os << unused.declaration() << "endmodule\n\n`default_nettype wire\n";
+    return os.str();
+  }
   // Host reads: the bank's data arrives the cycle after the request.
   os << "\n  // Host reads: data of the bank selected in the previous cycle.\n"
      << "  reg " << range(ts) << " rsel_tensor;\n"
@@ -330,8 +422,8 @@ std::string topModule(const Plan& pl) {
   for (size_t i = 0; i < readSources.size(); ++i) {
     const auto& [wire, w] = readSources[i];
     os << "      {" << ulit(readIds[i].first, ts) << ", " << ulit(readIds[i].second, bs)
-       << "}: host_rdata = " << (w == hd ? wire : "{" + std::to_string(hd - w) + "'d0, " + wire + "}")
-       << ";\n";
+       << "}: host_rdata = "
+       << (w == hd ? wire : "{" + std::to_string(hd - w) + "'d0, " + wire + "}") << ";\n";
   }
   os << "      default: host_rdata = " << ulit(0, hd) << ";\n"
      << "    endcase\n"

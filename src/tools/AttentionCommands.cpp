@@ -32,8 +32,8 @@ int emitPipeline(const tc::Program& prog, const InputOptions& input, const Searc
   const std::string prefix = name.empty() ? emit::moduleName(prog.name, p.id) : name;
   std::vector<emit::File> files = emit::attentionPackage(prog, r.form, p, prefix);
   emit::writeDirectory(output, files);
-  std::cout << "attention pipeline " << p.id << ": block " << p.blockKeys << ", GEMM 1 "
-            << p.g1.design.id << ", GEMM 2 " << p.g2.design.id << "\n"
+  std::cout << "attention pipeline " << p.id << ": block " << p.blockKeys << ", " << p.lanes
+            << " vector lane(s), GEMM 1 " << p.g1.design.id << ", GEMM 2 " << p.g2.design.id << "\n"
             << "latency " << p.latency << " cycles; top module " << prefix << "_top; "
             << files.size() << " files in " << output << "\n";
   return 0;

@@ -36,6 +36,7 @@ attn::PipelineResult explorePipelines(const tc::Program& prog, const InputOption
   attn::PipelineOptions po;
   po.explore = makeExploreOptions(search, prog, v, input.file, targetName);
   po.blockKeys = search.blockKeys;
+  po.lanes = search.vectorLanes;
   po.rebind = [&](const std::vector<std::pair<std::string, int64_t>>& sizes) {
     tc::SemaOptions sema;
     sema.defName = input.def;
@@ -59,8 +60,8 @@ std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r
      << r.points.size() << " pipelines from " << r.combinations << " combinations"
      << (r.overBudget ? " (" + std::to_string(r.overBudget) + " over the buffer budget)" : "")
      << "\n\n";
-  std::vector<std::string> head = {"rank",   "id",     "P",     "block",  "latency", "util",
-                                   "buffer", "scores", "wires", "GEMM 1", "GEMM 2"};
+  std::vector<std::string> head = {"rank", "id",     "P",      "block", "W",      "latency",
+                                   "util", "buffer", "scores", "wires", "GEMM 1", "GEMM 2"};
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < r.points.size() && i < top; ++i) {
     const attn::PipelinePoint& p = r.points[i];
@@ -69,15 +70,17 @@ std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r
              std::to_string(g.design.dataflow.q) + " " + entriesText(g);
     };
     rows.push_back({std::to_string(i + 1), p.id, p.pareto ? "*" : "", std::to_string(p.blockKeys),
-                    std::to_string(p.latency), percentText(p.utilization), kibText(p.bufferBytes),
-                    kibText(p.scoreBytes), std::to_string(p.wires), stage(p.g1), stage(p.g2)});
+                    std::to_string(p.lanes), std::to_string(p.latency), percentText(p.utilization),
+                    kibText(p.bufferBytes), kibText(p.scoreBytes), std::to_string(p.wires),
+                    stage(p.g1), stage(p.g2)});
   }
-  os << formatColumns(head, rows, [](size_t c) { return c == 0 || (c >= 3 && c <= 8); });
+  os << formatColumns(head, rows, [](size_t c) { return c == 0 || (c >= 3 && c <= 9); });
   if (r.points.size() > top) os << "... " << r.points.size() - top << " more (--top N)\n";
   if (!r.points.empty()) {
     const attn::PipelinePoint& p = r.points.front();
     const attn::PipelineTiming& t = p.timing;
-    os << "\nrank 1 per head: query " << t.query << " cycles; per block (" << t.blocks << " block"
+    os << "\nrank 1 (" << p.lanes << " vector lane" << (p.lanes > 1 ? "s" : "")
+       << ") per head: query " << t.query << " cycles; per block (" << t.blocks << " block"
        << (t.blocks > 1 ? "s" : "") << "): copy " << t.copy << ", GEMM 1 " << t.gemm1
        << ", row max " << t.rowMax << ", exp " << t.exp << ", GEMM 2 " << t.gemm2 << ", accumulate "
        << t.accumulate << " cycles; then normalise " << t.normalise << " cycles\n";

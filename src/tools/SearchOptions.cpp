@@ -74,6 +74,11 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
                  "in one block, and every power of two from 4 below that)")
       ->type_name("N,...")
       ->delimiter(',');
+  cmd.add_option("--vector-lanes", o.vectorLanes,
+                 "Attention pipelines: vector unit widths W to consider (elements per cycle in "
+                 "the vector passes), e.g. 1,4 (default: 1,2,4,8)")
+      ->type_name("W,...")
+      ->delimiter(',');
   cmd.add_option("--threads", o.threads, "Worker threads (default: all cores)")->type_name("N");
 }
 

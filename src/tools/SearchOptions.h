@@ -19,7 +19,8 @@ struct SearchOptions {
   int64_t maxFanout = -1, maxPorts = -1, bufferKib = -1;
   std::string entries, dtype, target, costTable, objective = "latency";
   unsigned threads = 0;
-  std::vector<int64_t> blockKeys; // attention pipelines: key-block sizes to consider
+  std::vector<int64_t> blockKeys;   // attention pipelines: key-block sizes to consider
+  std::vector<int64_t> vectorLanes; // attention pipelines: vector unit widths to consider
 };
 
 void addSearchOptions(CLI::App& cmd, SearchOptions& o);

@@ -98,7 +98,8 @@ Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
   Result r;
   r.id = p.id;
   r.spec = "attention pipeline: GEMM 1 " + p.g1.design.id + ", GEMM 2 " + p.g2.design.id +
-           ", block " + std::to_string(p.blockKeys);
+           ", block " + std::to_string(p.blockKeys) + ", " + std::to_string(p.lanes) +
+           " vector lane(s)";
   r.p = p.g1.design.dataflow.p;
   r.q = p.g1.design.dataflow.q;
   r.macs = p.macs;

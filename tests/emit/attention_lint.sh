@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: attention_lint.sh RUBICK [synth]
 # Emitted attention pipelines (one key block; several blocks with a partial last one; four
-# heads; transposed K and int8 O): verilator --lint-only -Wall prints nothing, Icarus compiles
+# heads; transposed K and int8 O; vector units of 1, 2, 4 and 8 lanes): verilator --lint-only -Wall prints nothing, Icarus compiles
 # them, a second emit gives the same bytes, and no file holds the output path. With `synth`,
 # Yosys synthesizes a small pipeline instead (seconds per pipeline).
 set -u
@@ -11,8 +11,8 @@ trap 'rm -rf "$dir"' EXIT
 cd "$(dirname "$0")/../.."
 if [ "${2:-}" = synth ]; then
   out="$dir/small"
-  "$rubick" emit examples/attention.tc --size L=4,S=6,D=4 --array 2x2 --block-keys 4 -o "$out" \
-    >/dev/null || { echo "FAIL: emit"; exit 1; }
+  "$rubick" emit examples/attention.tc --size L=4,S=6,D=4 --array 2x2 --block-keys 4 \
+    --vector-lanes 2 -o "$out" >/dev/null || { echo "FAIL: emit"; exit 1; }
   top=$(sed -n 's/^  "top": "\(.*\)",$/\1/p' "$out/design.json")
   (cd "$out" && yosys -q -p "read_verilog $(tr '\n' ' ' < filelist.f); synth -top $top" >yosys.log 2>&1) ||
     { echo "FAIL: yosys"; tail -5 "$out/yosys.log"; exit 1; }
@@ -36,10 +36,13 @@ while read -r program flags; do
   [ -z "$lint" ] || { echo "FAIL $program $flags: lint"; echo "$lint" | head -10; failed=1; }
   (cd "$out" && iverilog -g2005 -o /dev/null -f filelist.f) || { echo "FAIL $program $flags: iverilog"; failed=1; }
 done <<'LIST'
-examples/attention.tc
-examples/attention.tc --size L=20,S=36,D=16 --block-keys 16
-examples/attention_heads.tc --array 4x4
-tests/sim/attention_kt_int8.tc --array 4x4 --block-keys 8
+examples/attention.tc --vector-lanes 1
+examples/attention.tc --vector-lanes 4
+examples/attention.tc --size L=20,S=36,D=16 --block-keys 16 --vector-lanes 1
+examples/attention.tc --size L=20,S=36,D=16 --block-keys 16 --vector-lanes 8
+examples/attention_heads.tc --array 4x4 --vector-lanes 2
+tests/sim/attention_kt_int8.tc --array 4x4 --block-keys 8 --vector-lanes 1
+tests/sim/attention_kt_int8.tc --array 4x4 --block-keys 8 --vector-lanes 4
 LIST
 echo "attention lint: $n pipelines"
 exit $failed

@@ -3,6 +3,7 @@
 #include "rubick/attn/AttentionForm.h"
 #include "rubick/attn/Pipeline.h"
 
+#include "attn_test_util.h"
 #include "tc_test_util.h"
 
 #include <gtest/gtest.h>
@@ -10,15 +11,7 @@
 namespace rubick::attn {
 namespace {
 
-const char* kSingle = R"(
-def attention(int8(L,D) Q, int8(S,D) K, int8(S,Dv) V) -> (O) {
-    Sc(i,j) +=! Q(i,d) * K(j,d)
-    mx(i) max=! Sc(i,j)
-    E(i,j) = exp(Sc(i,j) - mx(i))
-    sm(i) +=! E(i,j)
-    U(i,e) +=! E(i,j) * V(j,e)
-    O(i,e) = U(i,e) / sm(i)
-})";
+const char* kSingle = rubick::test::kAttentionSingleHead;
 
 tc::Program withSizes(const std::string& text, int64_t l, int64_t s, int64_t d, int64_t dv) {
   tc::SemaOptions o;
@@ -108,7 +101,14 @@ def att(int32(L,D) Q, int8(S,D) K, int8(S,D) V) -> (O) {
 TEST(Pipeline, TimingAddsUpThePhases) {
   tc::Program p = withSizes(kSingle, 5, 7, 3, 4);
   AttentionForm f = recogniseAttention(p, nullptr);
+  // One lane: one schedule row per item (5 x 3 scores, 5 x 4 results).
   PipelineCounts c{30, 40, 50, 60};
+  c.queryRows = 60;
+  c.keyRows = 30;
+  c.valueRows = 40;
+  c.scoreRows = 5 * 3;
+  c.expRows = 50;
+  c.resultRows = 5 * 4;
   PipelineTiming t = pipelineTiming(f, c, 3, 100, 200);
   EXPECT_EQ(t.blocks, 3); // 7 keys in blocks of 3: 3 + 3 + 1
   EXPECT_EQ(t.query, 60 + 1);
@@ -120,6 +120,19 @@ TEST(Pipeline, TimingAddsUpThePhases) {
   EXPECT_EQ(t.accumulate, 5 * 4 + 2);
   EXPECT_EQ(t.normalise, 4 * kRecipCycles + kRecipCycles + 2 + 4); // rows every 34 cycles
   EXPECT_EQ(t.perHead(), 61 + 3 * (41 + 101 + 17 + 53 + 201 + 22) + t.normalise);
+  // W lanes: each pass is its schedule's rows plus the same pipeline depth.
+  c.queryRows = 15;
+  c.keyRows = 8;
+  c.valueRows = 10;
+  c.scoreRows = 5;
+  c.expRows = 13;
+  c.resultRows = 5;
+  t = pipelineTiming(f, c, 3, 100, 200);
+  EXPECT_EQ(t.query, 16);
+  EXPECT_EQ(t.copy, 11);
+  EXPECT_EQ(t.rowMax, 7);
+  EXPECT_EQ(t.exp, 16);
+  EXPECT_EQ(t.accumulate, 7);
 }
 
 TEST(Pipeline, SmallerKeyBlocksShrinkTheScoreBuffer) {
@@ -130,6 +143,7 @@ TEST(Pipeline, SmallerKeyBlocksShrinkTheScoreBuffer) {
   o.explore.threads = 1;
   o.blockKeys = {4, 16};
   o.perGemm = 2;
+  o.lanes = {1};
   o.rebind = [&](const std::vector<std::pair<std::string, int64_t>>& sizes) {
     tc::SemaOptions so;
     for (const auto& [n, v] : sizes)

@@ -4,6 +4,7 @@
 #include "rubick/attn/AttentionForm.h"
 #include "rubick/attn/Pipeline.h"
 #include "rubick/emit/Attention.h"
+#include "rubick/emit/Package.h"
 #include "rubick/ref/Attention.h"
 #include "rubick/verify/Attention.h"
 
@@ -34,8 +35,9 @@ tc::Program program(const std::vector<std::pair<std::string, int64_t>>& sizes) {
   return test::analyzeText(kHeads, o);
 }
 
-PipelineResult explore(const tc::Program& p, int64_t block) {
+PipelineResult explore(const tc::Program& p, int64_t block, std::vector<int64_t> lanes = {1}) {
   PipelineOptions o;
+  o.lanes = std::move(lanes);
   o.explore.constraints.arrays = {{2, 2}};
   o.explore.threads = 1;
   o.blockKeys = {block};
@@ -99,6 +101,34 @@ TEST(EmitAttention, FilesAndDesignJson) {
   ASSERT_EQ(again.size(), files.size());
   for (size_t i = 0; i < files.size(); ++i)
     EXPECT_EQ(again[i].content, files[i].content) << files[i].path;
+}
+
+TEST(EmitAttention, LanesWidenOnlyThePipelinesPorts) {
+  tc::Program p = program({{"H", 1}, {"L", 4}, {"S", 6}, {"D", 2}});
+  const PipelinePoint one = explore(p, 3, {1}).points.front();
+  PipelineResult r = explore(p, 3, {4});
+  const PipelinePoint& pt = r.points.front();
+  ASSERT_EQ(pt.lanes, 4);
+  EXPECT_NE(pt.id, one.id); // W is part of the ID
+  std::map<std::string, std::string> byPath;
+  for (const emit::File& f : emit::attentionPackage(p, r.form, pt, "att"))
+    byPath[f.path] = f.content;
+  nlohmann::json j = nlohmann::json::parse(byPath["design.json"]);
+  EXPECT_EQ(j["vector_lanes"].get<int64_t>(), 4);
+  // Each array's top gets a 4-lane host port; its own package (a single design) keeps one.
+  EXPECT_NE(byPath["rtl/att_g1_top.v"].find("input  wire [3:0] host_we,"), std::string::npos);
+  dse::ExploreOptions eo;
+  eo.constraints.elementBits = pt.g1.elementBits;
+  for (const emit::File& f : emit::package(pt.g1.prog, pt.g1.view, pt.g1.design, eo, "att_g1"))
+    if (f.path == "rtl/att_g1_top.v") {
+      EXPECT_NE(f.content.find("input  wire host_we,"), std::string::npos);
+      EXPECT_NE(f.content, byPath["rtl/att_g1_top.v"]);
+    }
+  // The vector unit has four exp units for E (and one for alpha), four U_acc rescales.
+  const std::string& vec = byPath["rtl/att_vector.v"];
+  EXPECT_NE(vec.find("e_exp3 "), std::string::npos);
+  EXPECT_EQ(vec.find("e_exp4 "), std::string::npos);
+  EXPECT_NE(vec.find("u_scale3 "), std::string::npos);
 }
 
 TEST(EmitAttention, StimulusExpectsTheReferenceModelPerHead) {

@@ -52,12 +52,16 @@ struct PipelineCounts {
   int64_t valuePlaces = 0; // V elements of one block, over GEMM 2's banks
   int64_t expPlaces = 0;   // E elements of one block, over GEMM 2's banks
   int64_t queryPlaces = 0; // Q elements of one head, over GEMM 1's banks
+  /// Rows (cycles) of each pass's lane schedule (attn/LaneSchedule.h); with one lane, one row
+  /// per item: the places above, L x block scores, L x Dv results.
+  int64_t queryRows = 0, keyRows = 0, valueRows = 0, scoreRows = 0, expRows = 0, resultRows = 0;
 };
 
 struct PipelinePoint {
   std::string id;
   int64_t blockKeys = 0;
   int64_t heads = 1;
+  int64_t lanes = 1; // the vector unit's width W: items per cycle in every pass but normalise
   GemmStage g1, g2;
   PipelineCounts counts;
   PipelineTiming timing;
@@ -78,6 +82,8 @@ struct PipelineOptions {
   std::vector<int64_t> blockKeys;
   /// Designs of each GEMM (best by the objective) combined per block size.
   size_t perGemm = 6;
+  /// Vector unit widths W to consider; empty: kLaneChoices.
+  std::vector<int64_t> lanes;
   /// Rebinds the program to other sizes (the block size replaces the key size).
   std::function<tc::Program(const std::vector<std::pair<std::string, int64_t>>&)> rebind;
 };
@@ -85,7 +91,7 @@ struct PipelineOptions {
 struct PipelineResult {
   AttentionForm form;
   std::vector<PipelinePoint> points; // ranked by the objective
-  size_t combinations = 0;           // (block, GEMM 1 design, GEMM 2 design) triples costed
+  size_t combinations = 0;           // (block, GEMM 1 design, GEMM 2 design, lanes) choices costed
   size_t overBudget = 0;             // of which removed by the buffer budget
 };
 
@@ -96,6 +102,9 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
 /// The timing of one pipeline (exposed for the emitter and the tests).
 PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, int64_t blockKeys,
                               int64_t latency1, int64_t latency2);
+
+/// The vector unit widths the explorer tries by default.
+inline const std::vector<int64_t> kLaneChoices = {1, 2, 4, 8};
 
 /// Cycles from a reciprocal's start to its result (rtl_templates/rubick_recip.v: start, then
 /// 33 quotient bits); the next row's reciprocal can start in the cycle its result appears.

@@ -14,8 +14,11 @@ namespace rubick::emit {
 std::string arrayModule(const arch::Plan& plan);
 
 /// `<name>_top`: controller, address generators, banks, host ports, read-modify-write, and the
-/// array.
-std::string topModule(const arch::Plan& plan);
+/// array. `lanes` > 1 (only the attention pipeline asks for it) widens the host port into that
+/// many independent (tensor, bank, address, data) lanes per cycle, packed lane 0 lowest; the
+/// lanes of one cycle must touch distinct banks (or read one bank at one address). With one
+/// lane the text is the single design's, byte for byte.
+std::string topModule(const arch::Plan& plan, int64_t lanes = 1);
 
 /// The templates the design instantiates (file names under rtl_templates/, without ".v").
 std::vector<std::string> templatesUsed(const arch::Plan& plan);
