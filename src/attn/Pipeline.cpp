@@ -249,6 +249,10 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
           const int64_t pes =
               d1[a].dataflow.p * d1[a].dataflow.q + d2[b].dataflow.p * d2[b].dataflow.q;
           pt.utilization = double(pt.macs) / double(pes * pt.latency);
+          if (std::string why = widthProblem(prog, f, pt); !why.empty()) {
+            if (!r.tooWide++) r.tooWideWhy = why;
+            continue;
+          }
           if (budget && pt.bufferBytes > budget) {
             ++r.overBudget;
             continue;
@@ -258,6 +262,8 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
         }
       }
   }
+  if (r.points.empty() && r.tooWide == r.combinations && r.tooWide)
+    throw Error("explore", "no attention pipeline suits the vector unit: " + r.tooWideWhy);
   if (r.points.empty())
     throw Error("explore", r.combinations
                                ? "no attention pipeline fits the buffer budget: " +
@@ -273,6 +279,28 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
       });
   markPareto(r.points, obj == dse::Objective::Area);
   return r;
+}
+
+std::string widthProblem(const tc::Program& prog, const AttentionForm& f, const PipelinePoint& pt) {
+  const int64_t scores = pt.g1.design.metrics.accumulatorBits;
+  const int64_t scoreBits = pt.g1.elementBits.at(0);
+  const int64_t values = pt.g2.design.metrics.accumulatorBits;
+  const int64_t valueBits = pt.g2.elementBits.at(0);
+  if (scores > 32)
+    return "the scores need " + std::to_string(scores) +
+           " bits, more than the 32 the exp unit takes (narrower queries and keys or a smaller "
+           "head dimension)";
+  if (scores > scoreBits || scoreBits > 32)
+    return "the scores need " + std::to_string(scores) + " bits but " +
+           prog.tensors[f.scores].name + " has " + std::to_string(scoreBits) +
+           "; declare it with " + std::to_string(scores) + " to 32 bits";
+  if (values > valueBits)
+    return "a key block's weighted values need " + std::to_string(values) + " bits but " +
+           prog.tensors[f.u].name + " has " + std::to_string(valueBits) +
+           " (use smaller key blocks or a wider type)";
+  if (sumBits(f) > 32)
+    return "the row sum of " + std::to_string(f.s) + " keys exceeds the reciprocal's 32 bits";
+  return "";
 }
 
 } // namespace rubick::attn

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 
 namespace rubick::emit {
@@ -187,25 +188,10 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
   vp.expFrac = prog.expFrac;
   vp.lanes = pt.lanes;
   // The vector unit takes exact scores and block results: the arrays must not wrap them.
-  const tc::Tensor& sc = prog.tensors[f.scores];
-  const tc::Tensor& u = prog.tensors[f.u];
-  if (plan1.accumulatorBits > 32)
-    throw Error("emit", "the scores need " + std::to_string(plan1.accumulatorBits) +
-                            " bits, more than the 32 the exp unit takes (narrower queries and "
-                            "keys or a smaller head dimension)");
-  if (plan1.accumulatorBits > vp.scoreBits || vp.scoreBits > 32)
-    throw Error("emit", "the scores need " + std::to_string(plan1.accumulatorBits) + " bits but " +
-                            sc.name + " has " + std::to_string(vp.scoreBits) +
-                            "; declare it with " + std::to_string(plan1.accumulatorBits) +
-                            " to 32 bits");
-  if (plan2.accumulatorBits > vp.resultBits)
-    throw Error("emit", "a key block's weighted values need " +
-                            std::to_string(plan2.accumulatorBits) + " bits but " + u.name +
-                            " has " + std::to_string(vp.resultBits) +
-                            " (use smaller key blocks or a wider type)");
-  if (vp.sumBits > 32)
-    throw Error("emit",
-                "the row sum of " + std::to_string(f.s) + " keys exceeds the reciprocal's 32 bits");
+  if (std::string why = attn::widthProblem(prog, f, pt); !why.empty()) throw Error("emit", why);
+  if (plan1.accumulatorBits != pt.g1.design.metrics.accumulatorBits ||
+      plan2.accumulatorBits != pt.g2.design.metrics.accumulatorBits)
+    throw std::logic_error("attention: the plans' accumulator widths differ from the model's");
   if (vp.outBits > 64) throw Error("emit", "the output type is wider than 64 bits");
 
   TopParams tp;

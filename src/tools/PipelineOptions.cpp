@@ -59,6 +59,9 @@ std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r
      << "  vector unit:      " << prog.statements[f.normalise].text << "\n"
      << r.points.size() << " pipelines from " << r.combinations << " combinations"
      << (r.overBudget ? " (" + std::to_string(r.overBudget) + " over the buffer budget)" : "")
+     << (r.tooWide ? " (" + std::to_string(r.tooWide) +
+                         " too wide for the vector unit: " + r.tooWideWhy + ")"
+                   : "")
      << "\n\n";
   std::vector<std::string> head = {"rank", "id",     "P",      "block", "W",      "latency",
                                    "util", "buffer", "scores", "wires", "GEMM 1", "GEMM 2"};

@@ -93,6 +93,8 @@ struct PipelineResult {
   std::vector<PipelinePoint> points; // ranked by the objective
   size_t combinations = 0;           // (block, GEMM 1 design, GEMM 2 design, lanes) choices costed
   size_t overBudget = 0;             // of which removed by the buffer budget
+  size_t tooWide = 0;                // of which the vector unit cannot take (widthProblem)
+  std::string tooWideWhy;            // the first such reason
 };
 
 /// Explores the pipeline. Throws rubick::Error when no design fits.
@@ -100,6 +102,12 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
                                const PipelineOptions& o);
 
 /// The timing of one pipeline (exposed for the emitter and the tests).
+/// Why the vector unit cannot take this pipeline's numbers, or "" when it can: scores wider than
+/// the exp unit's 32 bits or than the score tensor's type, a key block's weighted values wider
+/// than their tensor's type, a row sum beyond the reciprocal's 32 bits. The explorer skips such
+/// pipelines and the emitter refuses them, with this message.
+std::string widthProblem(const tc::Program& prog, const AttentionForm& f, const PipelinePoint& pt);
+
 PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, int64_t blockKeys,
                               int64_t latency1, int64_t latency2);
 
