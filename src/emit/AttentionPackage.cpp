@@ -5,6 +5,7 @@
 #include "rubick/emit/Attention.h"
 
 #include "AttentionTop.h"
+#include "ReadmeText.h"
 
 #include "rubick/arch/Plan.h"
 #include "rubick/emit/Templates.h"
@@ -55,11 +56,7 @@ std::string readme(const tc::Program& prog, const attn::AttentionForm& f,
      << pt.g2.design.dataflow.q << ", `gemm2/`\n"
      << "- **done " << pt.latency << " cycles after the clock edge that samples `start`**\n\n"
      << "## Interface\n\n"
-     << "All signals are synchronous to `clk`; `rst` is synchronous and active high.\n\n"
-     << "| signal | dir | meaning |\n|---|---|---|\n"
-     << "| `start` | in | a pulse while `busy` is low starts a run |\n"
-     << "| `busy` | out | high from the edge that samples `start` until the run ends |\n"
-     << "| `done` | out | high from the end of a run until the next `start` |\n"
+     << detail::readmeControlRows()
      << "| `host_we`, `host_wtensor`, `host_wbank`, `host_waddr`, `host_wdata` | in | write one "
         "element while `busy` is low: tensor 1 = Q, 2 = K, 3 = V, bank 0, address = the "
         "element's row-major position in the declared tensor |\n"

@@ -1,5 +1,7 @@
 #include "rubick/emit/Package.h"
 
+#include "ReadmeText.h"
+
 #include "rubick/arch/HostMap.h"
 #include "rubick/arch/Plan.h"
 #include "rubick/dataflow/Decompose.h"
@@ -136,11 +138,7 @@ std::string readme(const arch::Plan& plan, const dse::DesignPoint& pt, const std
        << tp.elementBits << " |\n";
   }
   os << "\n## Interface\n\n"
-     << "All signals are synchronous to `clk`; `rst` is synchronous and active high.\n\n"
-     << "| signal | dir | meaning |\n|---|---|---|\n"
-     << "| `start` | in | a pulse while `busy` is low starts a run |\n"
-     << "| `busy` | out | high from the edge that samples `start` until the run ends |\n"
-     << "| `done` | out | high from the end of a run until the next `start` |\n"
+     << detail::readmeControlRows()
      << "| `host_we`, `host_wtensor`, `host_wbank`, `host_waddr`, `host_wdata` | in | write one "
         "word into bank `host_wbank` of tensor `host_wtensor` (its select number) while `busy` "
         "is low |\n"

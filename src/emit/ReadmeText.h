@@ -1,0 +1,18 @@
+#pragma once
+// Text the READMEs of emitted designs and pipelines share (private to src/emit).
+
+#include <string>
+
+namespace rubick::emit::detail {
+
+/// The interface table's head: clocking, the table header, and the control signals every
+/// emitted top has (start, busy, done). The host port rows follow.
+inline std::string readmeControlRows() {
+  return "All signals are synchronous to `clk`; `rst` is synchronous and active high.\n\n"
+         "| signal | dir | meaning |\n|---|---|---|\n"
+         "| `start` | in | a pulse while `busy` is low starts a run |\n"
+         "| `busy` | out | high from the edge that samples `start` until the run ends |\n"
+         "| `done` | out | high from the end of a run until the next `start` |\n";
+}
+
+} // namespace rubick::emit::detail
