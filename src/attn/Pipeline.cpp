@@ -86,6 +86,16 @@ double laneArea(const dse::CostTable& c, int64_t scoreBits, int64_t accBits, int
          c.registerAreaPerBit * double(scoreBits + 16 + accBits);
 }
 
+// Wire bits from the vector unit to the banks of one array: with W lanes every bank port can
+// be reached by every lane (the lane schedule puts any bank in any lane), so each lane has a
+// word-wide path to each bank (src/emit/VerilogTop.cpp, laneSelect and laneReads).
+int64_t crossbarBits(const dse::Metrics& m, int64_t lanes) {
+  int64_t bits = 0;
+  for (const dse::TensorMetrics& t : m.tensors)
+    bits += t.ports * t.elementBits;
+  return lanes * bits;
+}
+
 double objectiveValue(const PipelinePoint& p, dse::Objective o) {
   switch (o) {
   case dse::Objective::Wires:
@@ -241,8 +251,10 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
           pt.scoreBytes = d1[a].metrics.tensors.front().bufferBytes;
           pt.bufferBytes =
               d1[a].metrics.bufferBytes + d2[b].metrics.bufferBytes + storeBytes + stateBytes;
-          pt.wires = d1[a].metrics.wires + d2[b].metrics.wires;
+          pt.crossbarWires = crossbarBits(d1[a].metrics, w) + crossbarBits(d2[b].metrics, w);
+          pt.wires = d1[a].metrics.wires + d2[b].metrics.wires + pt.crossbarWires;
           pt.area = d1[a].metrics.area + d2[b].metrics.area +
+                    eo.costs.wireAreaPerBit * double(pt.crossbarWires) +
                     eo.costs.sramAreaPerBit * double(8 * (storeBytes + stateBytes)) +
                     double(w) * laneArea(eo.costs, base1.elementBits.at(0), accBits, sumBits(f));
           pt.macs = f.heads * (f.l * f.s * f.d + f.l * f.s * f.dv);

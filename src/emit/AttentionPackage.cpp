@@ -117,6 +117,11 @@ std::string designJson(const tc::Program& prog, const attn::AttentionForm& f,
   };
   j["gemm1"] = stage(pt.g1, "_g1", "gemm1");
   j["gemm2"] = stage(pt.g2, "_g2", "gemm2");
+  j["cost"] = {{"buffer_bytes", pt.bufferBytes},
+               {"score_bytes", pt.scoreBytes},
+               {"wires", pt.wires},
+               {"crossbar_wires", pt.crossbarWires},
+               {"area", pt.area}};
   const attn::PipelineTiming& t = pt.timing;
   j["schedule"] = {{"latency", pt.latency},
                    {"per_head", t.perHead()},

@@ -1,12 +1,15 @@
 // The attention form and the pipeline search.
 
 #include "rubick/attn/AttentionForm.h"
+#include "rubick/attn/LaneSchedule.h"
 #include "rubick/attn/Pipeline.h"
 
 #include "attn_test_util.h"
 #include "tc_test_util.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
 
 namespace rubick::attn {
 namespace {
@@ -170,6 +173,52 @@ TEST(Pipeline, SmallerKeyBlocksShrinkTheScoreBuffer) {
   for (const PipelinePoint& pt : b.points)
     EXPECT_LT(pt.bufferBytes, r.points.front().bufferBytes);
   EXPECT_GT(b.overBudget, 0u);
+}
+
+// Each lane reaches every bank of both arrays: the crossbar term is W x the bank word bits,
+// which the host maps give independently (the banks each tensor's elements are placed in).
+TEST(Pipeline, LanesAddACrossbarToWiresAndArea) {
+  tc::Program p = withSizes(kSingle, 8, 16, 8, 8);
+  AttentionForm f = recogniseAttention(p, nullptr);
+  PipelineOptions o;
+  o.explore.constraints.arrays = {{4, 4}};
+  o.explore.threads = 1;
+  o.blockKeys = {16};
+  o.perGemm = 1;
+  o.lanes = {1, 2, 4};
+  PipelineResult r = explorePipeline(p, f, o);
+  ASSERT_EQ(r.points.size(), 3u);
+  auto bankBits = [](const GemmStage& g) {
+    const std::vector<arch::TensorMap> maps = stageMaps(g);
+    int64_t bits = 0;
+    for (size_t t = 0; t < maps.size(); ++t) {
+      int banks = 0;
+      for (const auto& places : maps[t].elements)
+        for (const arch::Location& l : places)
+          banks = std::max(banks, l.bank + 1);
+      bits += banks * g.elementBits.at(t);
+    }
+    return bits;
+  };
+  std::map<int64_t, const PipelinePoint*> byLanes;
+  for (const PipelinePoint& pt : r.points)
+    byLanes[pt.lanes] = &pt;
+  const PipelinePoint& one = *byLanes.at(1);
+  const int64_t perLane = bankBits(one.g1) + bankBits(one.g2);
+  ASSERT_GT(perLane, 0);
+  for (const auto& [w, pt] : byLanes) {
+    EXPECT_EQ(pt->crossbarWires, w * perLane) << "W=" << w;
+    EXPECT_EQ(pt->wires - pt->crossbarWires,
+              pt->g1.design.metrics.wires + pt->g2.design.metrics.wires);
+    if (w > 1) {
+      EXPECT_GT(pt->area, one.area);
+      EXPECT_LE(pt->latency, one.latency);
+    }
+  }
+  // Wider units are faster but cost wires: every width is on the (latency, wires, buffer)
+  // front unless a narrower one is just as fast.
+  for (const auto& [w, pt] : byLanes)
+    EXPECT_EQ(pt->pareto, w == 1 || pt->latency < byLanes.at(w / 2)->latency) << "W=" << w;
 }
 
 } // namespace

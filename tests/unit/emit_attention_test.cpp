@@ -89,6 +89,9 @@ TEST(EmitAttention, FilesAndDesignJson) {
   nlohmann::json j = nlohmann::json::parse(byPath["design.json"]);
   EXPECT_EQ(j["top"], "att_top");
   EXPECT_EQ(j["schedule"]["latency"].get<int64_t>(), pt.latency);
+  EXPECT_EQ(j["cost"]["wires"].get<int64_t>(), pt.wires);
+  EXPECT_EQ(j["cost"]["crossbar_wires"].get<int64_t>(), pt.crossbarWires);
+  EXPECT_EQ(j["cost"]["buffer_bytes"].get<int64_t>(), pt.bufferBytes);
   EXPECT_EQ(j["schedule"]["phases"]["normalise"].get<int64_t>(), pt.timing.normalise);
   ASSERT_EQ(j["tensors"].size(), 4u);
   EXPECT_EQ(j["tensors"][0]["name"], "O");

@@ -65,10 +65,11 @@ struct PipelinePoint {
   GemmStage g1, g2;
   PipelineCounts counts;
   PipelineTiming timing;
-  int64_t latency = 0;     // all heads, start to done
-  int64_t bufferBytes = 0; // both arrays' banks + key/value store + vector unit state
-  int64_t scoreBytes = 0;  // of which the score banks (GEMM 1's output)
-  int64_t wires = 0;
+  int64_t latency = 0;       // all heads, start to done
+  int64_t bufferBytes = 0;   // both arrays' banks + key/value store + vector unit state
+  int64_t scoreBytes = 0;    // of which the score banks (GEMM 1's output)
+  int64_t wires = 0;         // both arrays' buffer-to-PE wires + the vector unit's crossbar
+  int64_t crossbarWires = 0; // of which lanes to banks: W x each bank's word width, both arrays
   double area = 0;
   int64_t macs = 0;       // both GEMMs, all heads
   double utilization = 0; // macs / (PEs of both arrays x latency)
