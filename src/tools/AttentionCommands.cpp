@@ -43,18 +43,10 @@ int verifyPipeline(const tc::Program& prog, const InputOptions& input, const Sea
                    const PipelineVerifyOptions& o) {
   if (search.entries.find('=') != std::string::npos)
     throw Error("--entries", "choose an attention pipeline with --point (from `rubick explore`)");
-  if (o.trials < 1) throw Error("--trials", "needs at least 1 trial");
   attn::PipelineResult r = explorePipelines(prog, input, search);
   const attn::PipelinePoint& p = pickPipeline(r, o.point);
-  verify::Options vo;
-  vo.workDir = o.work;
-  vo.runtimeDir = o.runtimeDir;
-  vo.seed = o.seed;
-  vo.trials = o.trials;
-  vo.wave = o.wave;
-  vo.build = o.build;
   double runtimeSeconds = 0;
-  verify::Result res = verify::verifyAttention(prog, r.form, p, vo, &runtimeSeconds);
+  verify::Result res = verify::verifyAttention(prog, r.form, p, o.run, &runtimeSeconds);
   const bool pass = res.pass();
   const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
   std::printf("%s: attention pipeline, L=%lld S=%lld D=%lld heads=%lld\n", prog.name.c_str(),
@@ -70,7 +62,7 @@ int verifyPipeline(const tc::Program& prog, const InputOptions& input, const Sea
   std::printf("%s\n", res.spec.c_str());
   printProblems(res);
   if (o.timing) printRuntime(runtimeSeconds);
-  std::printf("1 pipeline, %d trial(s): %s\n", o.trials, pass ? "passed" : "failed");
+  std::printf("1 pipeline, %d trial(s): %s\n", o.run.trials, pass ? "passed" : "failed");
   return pass ? 0 : 1;
 }
 

@@ -20,11 +20,9 @@ int emitPipeline(const tc::Program& prog, const InputOptions& input, const Searc
                  const std::string& point, const std::string& output, const std::string& name);
 
 struct PipelineVerifyOptions {
-  std::string point, work, runtimeDir, wave;
-  uint64_t seed = 1;
-  int trials = 1;
+  std::string point;
   bool timing = false;
-  verify::Build build = verify::Build::Auto;
+  verify::Options run; // work and runtime directories, seed, trials, waveform, build mode
 };
 
 /// Simulates the chosen pipeline; 0 when every trial passes, 1 otherwise.

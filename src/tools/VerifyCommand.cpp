@@ -41,14 +41,27 @@ verify::Build buildMode(const std::string& s) {
   throw Error("--build", "expected auto, quick or optimised, found '" + s + "'");
 }
 
+// The run flags both single designs and attention pipelines take.
+verify::Options runOptions(const VerifyCli& o) {
+  if (o.trials < 1) throw Error("--trials", "needs at least 1 trial");
+  verify::Options vo;
+  vo.workDir = o.work;
+  vo.runtimeDir = o.runtimeDir;
+  vo.seed = o.seed;
+  vo.trials = o.trials;
+  vo.wave = o.wave;
+  vo.jobs = o.jobs;
+  vo.build = buildMode(o.build);
+  return vo;
+}
+
 int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
+  verify::Options vo = runOptions(o);
   if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
     if (o.all || !o.cover.empty() || o.limit)
       throw Error("verify", "--all, --cover and --limit are for single statements (use --stmt)");
-    return verifyPipeline(
-        prog, o.input, o.search,
-        {o.point, o.work, o.runtimeDir, o.wave, o.seed, o.trials, o.timing, buildMode(o.build)});
+    return verifyPipeline(prog, o.input, o.search, {o.point, o.timing, vo});
   }
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
@@ -62,7 +75,6 @@ int runVerify(const VerifyCli& o) {
   if (!o.cover.empty() && !o.all) throw Error("--cover", "--cover selects among --all");
   if (!o.cover.empty() && o.cover != "roles" && o.cover != "combinations")
     throw Error("--cover", "expected roles or combinations, found '" + o.cover + "'");
-  if (o.trials < 1) throw Error("--trials", "needs at least 1 trial");
 
   dse::ExploreResult r = dse::explore(v, eo);
   if (r.points.empty())
@@ -112,14 +124,6 @@ int runVerify(const VerifyCli& o) {
   chosen.erase(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(o.skip));
   if (o.limit && chosen.size() > o.limit) chosen.resize(o.limit);
 
-  verify::Options vo;
-  vo.workDir = o.work;
-  vo.runtimeDir = o.runtimeDir;
-  vo.seed = o.seed;
-  vo.trials = o.trials;
-  vo.wave = o.wave;
-  vo.jobs = o.jobs;
-  vo.build = buildMode(o.build);
   std::mutex mu;
   bool tty = !o.quiet && ::isatty(2);
   if (tty)
