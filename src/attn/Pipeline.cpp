@@ -96,6 +96,14 @@ int64_t crossbarBits(const dse::Metrics& m, int64_t lanes) {
   return lanes * bits;
 }
 
+// Gates of one normalise lane: the divider (rtl_templates/rubick_recip.v: a 34-bit subtract,
+// divisor, remainder, quotient and step count), the held reciprocal and the U_acc x 33-bit
+// output multiply.
+double normaliseLaneArea(const dse::CostTable& c, int64_t accBits) {
+  return c.multiplierAreaPerBit2 * double(accBits * 33) + c.adderAreaPerBit * 34.0 +
+         c.registerAreaPerBit * double(32 + 32 + 33 + 6 + 33);
+}
+
 double objectiveValue(const PipelinePoint& p, dse::Objective o) {
   switch (o) {
   case dse::Objective::Wires:
@@ -134,9 +142,10 @@ PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, i
   // its last item is issued (src/emit/AttentionTop.cpp): a store read before a bank write (+1), a
   // bank read, max and exp before the row state is written (+2), a bank read, exp and the rescale
   // of the row sum (+3), a bank read and the rescale of U_acc (+2). A GEMM phase is its latency
-  // plus the cycle in which start is given. Normalisation: a row's reciprocal starts every
-  // max(kRecipCycles, Dv) cycles (one divider; its result is held while the row's Dv outputs,
-  // one per cycle, use it); the last row's outputs come 2 cycles after its result (hold
+  // plus the cycle in which start is given. Normalisation: N = c.normaliseLanes rows at a
+  // time, each lane with its own divider; a group's reciprocals start every
+  // max(kRecipCycles, Dv) cycles (each result is held while its row's Dv outputs, one per
+  // cycle per lane, use it); the last group's outputs come 2 cycles after its results (hold
   // register, rubick_scale's register).
   // Every pass but normalise issues one row of its lane schedule per cycle.
   PipelineTiming t;
@@ -148,7 +157,8 @@ PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, i
   t.exp = c.expRows + 3;
   t.gemm2 = latency2 + 1;
   t.accumulate = c.resultRows + 2;
-  t.normalise = (f.l - 1) * std::max(kRecipCycles, f.dv) + kRecipCycles + 2 + f.dv;
+  const int64_t groups = (f.l + c.normaliseLanes - 1) / c.normaliseLanes;
+  t.normalise = (groups - 1) * std::max(kRecipCycles, f.dv) + kRecipCycles + 2 + f.dv;
   return t;
 }
 
@@ -245,6 +255,7 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
           pt.counts.scoreRows = rows(ps.score);
           pt.counts.expRows = rows(ps.expo);
           pt.counts.resultRows = rows(ps.result);
+          pt.counts.normaliseLanes = normaliseLanes(w, f.l);
           pt.timing =
               pipelineTiming(f, pt.counts, bk, d1[a].metrics.latency, d2[b].metrics.latency);
           pt.latency = f.heads * pt.timing.perHead();
@@ -256,7 +267,8 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
           pt.area = d1[a].metrics.area + d2[b].metrics.area +
                     eo.costs.wireAreaPerBit * double(pt.crossbarWires) +
                     eo.costs.sramAreaPerBit * double(8 * (storeBytes + stateBytes)) +
-                    double(w) * laneArea(eo.costs, base1.elementBits.at(0), accBits, sumBits(f));
+                    double(w) * laneArea(eo.costs, base1.elementBits.at(0), accBits, sumBits(f)) +
+                    double(pt.counts.normaliseLanes) * normaliseLaneArea(eo.costs, accBits);
           pt.macs = f.heads * (f.l * f.s * f.d + f.l * f.s * f.dv);
           const int64_t pes =
               d1[a].dataflow.p * d1[a].dataflow.q + d2[b].dataflow.p * d2[b].dataflow.q;

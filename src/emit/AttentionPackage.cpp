@@ -189,6 +189,7 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
   vp.outBits = tc::bitWidth(prog.tensors[f.o].type);
   vp.expFrac = prog.expFrac;
   vp.lanes = pt.lanes;
+  vp.normLanes = pt.counts.normaliseLanes;
   // The vector unit takes exact scores and block results: the arrays must not wrap them.
   if (std::string why = attn::widthProblem(prog, f, pt); !why.empty()) throw Error("emit", why);
   if (plan1.accumulatorBits != pt.g1.design.metrics.accumulatorBits ||

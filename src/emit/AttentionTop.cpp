@@ -9,9 +9,9 @@
 //   exp     cnt: GEMM 1 score read     +1: vector unit exp  +2: E written into GEMM 2's banks,
 //                                                                row sum  +3: l written
 //   accum.  cnt: GEMM 2 U read         +1: vector unit rescale  +2: U_acc written
-//   norm.   a row's reciprocal every max(34, Dv) cycles; when it is ready (34 cycles after its
-//           start) the row's Dv outputs, one per cycle, into the O store (one lane: the
-//           single divider, not the outputs, bounds this phase)
+//   norm.   N = min(W, L) rows at a time, one divider and one output per lane: the group's
+//           reciprocals every max(34, Dv) cycles; when they are ready (34 cycles after their
+//           start) each lane's row outputs Dv elements, one per cycle, into the O store
 // Items past the end of a block (keys >= S) are masked: K and V are written as 0, the row max
 // skips them and their E is 0.
 
@@ -88,13 +88,15 @@ std::string attentionTop(const TopParams& p, const AttentionTables& t) {
   const int64_t kItems = int64_t(t.key.rows.size()), vItems = int64_t(t.value.rows.size());
   const int64_t sItems = int64_t(t.score.rows.size()), eItems = int64_t(t.expo.rows.size());
   const int64_t uItems = int64_t(t.result.rows.size());
-  // One divider: a row's reciprocal starts every `period` cycles; its result is held while
-  // the row's Dv outputs use it.
+  // A divider per normalise lane: a group of N rows starts its reciprocals every `period`
+  // cycles; each result is held while its row's Dv outputs use it.
+  const int64_t N = attn::normaliseLanes(t.lanes, p.l);
+  const int64_t groups = (p.l + N - 1) / N;
   const int64_t period = std::max(attn::kRecipCycles, p.dv);
   // The model the explorer ranks by must be this hardware, phase by phase.
   if (tm.query != qItems + 1 || tm.copy != std::max(kItems, vItems) + 1 ||
       tm.rowMax != sItems + 2 || tm.exp != eItems + 3 || tm.accumulate != uItems + 2 ||
-      tm.normalise != (p.l - 1) * period + attn::kRecipCycles + 2 + p.dv)
+      tm.normalise != (groups - 1) * period + attn::kRecipCycles + 2 + p.dv)
     throw std::logic_error("attention: the pipeline timing model differs from the hardware");
   const std::vector<int64_t> lens = {tm.query, tm.copy,  tm.gemm1,      tm.rowMax,
                                      tm.exp,   tm.gemm2, tm.accumulate, tm.normalise};
@@ -106,7 +108,10 @@ std::string attentionTop(const TopParams& p, const AttentionTables& t) {
   const int64_t hw = arch::bitsFor(p.heads), bw = arch::bitsFor(p.blocks);
   const int64_t jb = arch::bitsFor(p.blockKeys), jl = arch::bitsFor(p.s + 1);
   const int64_t rb = p.vec.rowBits, eb = p.vec.elemBits, pcw = arch::bitsFor(period);
-  const int64_t nrw = arch::bitsFor(p.l + 2), nlw = arch::bitsFor(p.dv + 1);
+  // n_row steps by N once a period until the phase ends: at most L + 2N, lanes add N - 1;
+  // n_k (lane 0's element) and the lanes' elements stay below (L + 2N) x Dv.
+  const int64_t nrw = arch::bitsFor(p.l + 3 * N + 1), nlw = arch::bitsFor(p.dv + 1);
+  const int64_t nkw = arch::bitsFor((p.l + 2 * N) * p.dv + 1);
   const HostPort& h1 = p.g1;
   const HostPort& h2 = p.g2;
   std::vector<std::string> unused = {"host_wbank", "host_rbank", "host_raddr", "host_wdata",
@@ -375,11 +380,13 @@ std::string attentionTop(const TopParams& p, const AttentionTables& t) {
   os << "\n";
 
   // Normalise.
-  os << "  // Normalise: a row's reciprocal every " << period
-     << " cycles; when it is ready, the row's outputs, one per cycle.\n"
-     << "  reg " << range(nrw) << " n_row;\n"
+  os << "  // Normalise, " << N << " lane(s): lane l normalises rows l, l + " << N
+     << ", ...; a group's reciprocals every " << period
+     << " cycles;\n  // when they are ready, each lane's row outputs, one per cycle.\n"
+     << "  reg " << range(nrw) << " n_row;  // the group's first row\n"
      << "  reg " << range(pcw) << " n_col;\n"
-     << "  reg " << range(eb) << " n_k;\n"
+     << "  reg " << range(nkw) << " n_k;    // lane 0's element, row-major (U_acc and O)\n"
+     << "  reg " << range(nkw) << " n_base; // the next group's first element\n"
      << "  reg " << range(nlw) << " n_left;\n"
      << "  wire n_on = busy && (phase == PH_NORM);\n"
      << "  wire n_start = n_on && (n_col == " << ulit(0, pcw) << ") && (n_row < " << ulit(p.l, nrw)
@@ -390,25 +397,51 @@ std::string attentionTop(const TopParams& p, const AttentionTables& t) {
      << "    if (!n_on) begin\n"
      << "      n_row <= " << ulit(0, nrw) << ";\n"
      << "      n_col <= " << ulit(0, pcw) << ";\n"
-     << "      n_k <= " << ulit(0, eb) << ";\n"
+     << "      n_k <= " << ulit(0, nkw) << ";\n"
+     << "      n_base <= " << ulit(0, nkw) << ";\n"
      << "      n_left <= " << ulit(0, nlw) << ";\n"
      << "    end else begin\n"
      << "      if (n_col == " << ulit(period - 1, pcw) << ") begin\n"
      << "        n_col <= " << ulit(0, pcw) << ";\n"
-     << "        n_row <= n_row + " << ulit(1, nrw) << ";\n"
+     << "        n_row <= n_row + " << ulit(N, nrw) << ";\n"
      << "      end else begin\n"
      << "        n_col <= n_col + " << ulit(1, pcw) << ";\n"
      << "      end\n"
-     << "      if (n_ready) n_left <= " << ulit(p.dv, nlw) << ";\n"
-     << "      else if (n_valid) n_left <= n_left - " << ulit(1, nlw) << ";\n"
-     << "      if (n_valid) n_k <= n_k + " << ulit(1, eb) << ";\n"
+     << "      if (n_ready) begin\n"
+     << "        n_left <= " << ulit(p.dv, nlw) << ";\n"
+     << "        n_k <= n_base;\n"
+     << "        n_base <= n_base + " << ulit(N * p.dv, nkw) << ";\n"
+     << "      end else if (n_valid) begin\n"
+     << "        n_left <= n_left - " << ulit(1, nlw) << ";\n"
+     << "        n_k <= n_k + " << ulit(1, nkw) << ";\n"
+     << "      end\n"
      << "    end\n"
-     << "  end\n"
-     << "  wire o_valid;\n"
-     << "  wire signed " << range(p.oBits) << " o_value;\n"
-     << "  reg " << range(oa) << " o_addr1;\n"
-     << "  always @(posedge clk) o_addr1 <= ohb + " << zext("n_k", eb, oa) << ";\n"
-     << "  always @(posedge clk) if (o_valid) omem[o_addr1] <= o_value;\n\n";
+     << "  end\n";
+  // Per lane: its row (0 past the last row) and element (0 when not valid), so that the vector
+  // unit's memories are never read out of range.
+  std::string oWrites;
+  for (int64_t n = 0; n < N; ++n) {
+    const std::string x = std::to_string(n);
+    os << "  wire " << range(nrw) << " n_row" << x << " = n_row + " << ulit(n, nrw) << ";\n"
+       << "  wire " << range(rb) << " n_i" << x << " = (n_row" << x << " < " << ulit(p.l, nrw)
+       << ") ? n_row" << x << "[" << rb - 1 << ":0] : " << ulit(0, rb) << ";\n"
+       << "  wire " << range(nkw) << " n_k" << x << " = n_k + " << ulit(n * p.dv, nkw) << ";\n"
+       << "  wire n_v" << x << " = n_valid && (n_k" << x << " < " << ulit(p.l * p.dv, nkw) << ");\n"
+       << "  wire " << range(eb) << " n_kv" << x << " = n_v" << x << " ? n_k" << x << "[" << eb - 1
+       << ":0] : " << ulit(0, eb) << ";\n"
+       << "  reg " << range(oa) << " o_addr1_" << x << ";\n"
+       << "  always @(posedge clk) o_addr1_" << x << " <= ohb + " << zext("n_kv" + x, eb, oa)
+       << ";\n";
+    oWrites += "    if (o_valid[" + x + "]) omem[o_addr1_" + x +
+               "] <= " + slice("o_value", n, p.oBits, p.oBits) + ";\n";
+    unused.push_back("n_row" + x);
+    unused.push_back("n_k" + x);
+  }
+  os << "  wire " << range(N) << " o_valid;\n"
+     << "  wire " << range(N * p.oBits) << " o_value;\n"
+     << "  // One process for all lanes: a memory written from several is not synthesisable.\n"
+     << "  always @(posedge clk) begin\n"
+     << oWrites << "  end\n\n";
 
   // The GEMM arrays' host ports: W lanes each (one lane: the single design's port).
   auto port = [&](const std::string& g, const HostPort& h) {
@@ -497,6 +530,12 @@ std::string attentionTop(const TopParams& p, const AttentionTables& t) {
   const int64_t sb = p.vec.scoreBits, ub = p.vec.resultBits;
   if (h1.dataBits > sb) unused.push_back("g1_rdata");
   if (h2.dataBits > ub) unused.push_back("g2_rdata");
+  auto packedN = [&](const std::string& n) { // {n(N-1), ..., n0}
+    std::string s = "{";
+    for (int64_t l = N; l-- > 0;)
+      s += n + std::to_string(l) + (l ? ", " : "}");
+    return s;
+  };
   auto scores = packed([&](int64_t l) { return slice("g1_rdata", l, h1.dataBits, sb); });
   os << "  // Vector unit: the row state and its arithmetic, " << W << " lane(s).\n"
      << "  " << p.name << "_vector vec (\n"
@@ -512,10 +551,8 @@ std::string attentionTop(const TopParams& p, const AttentionTables& t) {
      << packed([&](int64_t l) { return ls("u_k1_", l); }) << "),\n"
      << "    .acc_i(" << packed([&](int64_t l) { return ls("u_i1_", l); }) << "), .acc_u("
      << packed([&](int64_t l) { return slice("g2_rdata", l, h2.dataBits, ub); }) << "),\n"
-     << "    .norm_start(n_start), .norm_i("
-     << (nrw == rb ? std::string("n_row") : "n_row[" + std::to_string(rb - 1) + ":0]")
-     << "), .norm_ready(n_ready),\n"
-     << "    .norm_valid(n_valid), .norm_k(n_k),\n"
+     << "    .norm_start(n_start), .norm_i(" << packedN("n_i") << "), .norm_ready(n_ready),\n"
+     << "    .norm_valid(" << packedN("n_v") << "), .norm_k(" << packedN("n_kv") << "),\n"
      << "    .o_valid(o_valid), .o_value(o_value));\n\n";
 
   std::sort(unused.begin(), unused.end());

@@ -1,7 +1,7 @@
 #pragma once
 // The attention pipeline's vector unit: the per-row state (running max m, alpha, running sum
 // l, U_acc) and its arithmetic, W lanes (elements) per cycle in the row max, exp and accumulate
-// passes, one in normalise (private to src/emit).
+// passes, min(W, L) rows at a time in normalise (private to src/emit).
 
 #include <cstdint>
 #include <string>
@@ -20,7 +20,8 @@ struct VectorParams {
   int64_t accBits = 40;    // U_acc (signed)
   int64_t outBits = 8;     // O (signed, saturated)
   int expFrac = 12;
-  int64_t lanes = 1; // W
+  int64_t lanes = 1;     // W
+  int64_t normLanes = 1; // rows normalised at once: attn::normaliseLanes(W, L)
 };
 
 /// Verilog of `<name>_vector`. Ports and timing are described in the generated text.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Usage: attention_lint.sh RUBICK [synth]
 # Emitted attention pipelines (one key block; several blocks with a partial last one; four
-# heads; transposed K and int8 O; vector units of 1, 2, 4 and 8 lanes): verilator --lint-only -Wall prints nothing, Icarus compiles
-# them, a second emit gives the same bytes, and no file holds the output path. With `synth`,
+# heads; transposed K and int8 O; vector units of 1, 2, 4 and 8 lanes, also more lanes than
+# query rows): verilator --lint-only -Wall prints nothing, Icarus compiles them, a second emit
+# gives the same bytes, and no file holds the output path. With `synth`,
 # Yosys synthesizes a small pipeline instead (seconds per pipeline).
 set -u
 rubick=$1
@@ -43,6 +44,7 @@ examples/attention.tc --size L=20,S=36,D=16 --block-keys 16 --vector-lanes 8
 examples/attention_heads.tc --array 4x4 --vector-lanes 2
 tests/sim/attention_kt_int8.tc --array 4x4 --block-keys 8 --vector-lanes 1
 tests/sim/attention_kt_int8.tc --array 4x4 --block-keys 8 --vector-lanes 4
+examples/attention.tc --size L=3,S=5,D=2 --array 4x4 --vector-lanes 8
 LIST
 echo "attention lint: $n pipelines"
 exit $failed

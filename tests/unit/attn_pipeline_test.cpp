@@ -136,6 +136,15 @@ TEST(Pipeline, TimingAddsUpThePhases) {
   EXPECT_EQ(t.rowMax, 7);
   EXPECT_EQ(t.exp, 16);
   EXPECT_EQ(t.accumulate, 7);
+  // Two normalise lanes: rows {0, 1}, {2, 3}, {4} start their reciprocals 34 cycles apart.
+  c.normaliseLanes = 2;
+  t = pipelineTiming(f, c, 3, 100, 200);
+  EXPECT_EQ(t.normalise, 2 * kRecipCycles + kRecipCycles + 2 + 4);
+  // As many lanes as rows: one group.
+  c.normaliseLanes = 5;
+  EXPECT_EQ(pipelineTiming(f, c, 3, 100, 200).normalise, kRecipCycles + 2 + 4);
+  EXPECT_EQ(normaliseLanes(8, 5), 5);
+  EXPECT_EQ(normaliseLanes(4, 5), 4);
 }
 
 TEST(Pipeline, SmallerKeyBlocksShrinkTheScoreBuffer) {

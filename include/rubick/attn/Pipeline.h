@@ -55,6 +55,8 @@ struct PipelineCounts {
   /// Rows (cycles) of each pass's lane schedule (attn/LaneSchedule.h); with one lane, one row
   /// per item: the places above, L x block scores, L x Dv results.
   int64_t queryRows = 0, keyRows = 0, valueRows = 0, scoreRows = 0, expRows = 0, resultRows = 0;
+  /// Rows normalised at once (normaliseLanes below): one divider and one output per cycle each.
+  int64_t normaliseLanes = 1;
 };
 
 struct PipelinePoint {
@@ -114,6 +116,12 @@ PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, i
 
 /// The vector unit widths the explorer tries by default.
 inline const std::vector<int64_t> kLaneChoices = {1, 2, 4, 8};
+
+/// Normalise lanes of a W-lane vector unit for L query rows: min(W, L). Lane l normalises rows
+/// l, l + lanes, ... with its own divider and output multiplier.
+inline int64_t normaliseLanes(int64_t lanes, int64_t rows) {
+  return lanes < rows ? lanes : rows;
+}
 
 /// Cycles from a reciprocal's start to its result (rtl_templates/rubick_recip.v: start, then
 /// 33 quotient bits); the next row's reciprocal can start in the cycle its result appears.
