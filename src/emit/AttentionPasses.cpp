@@ -1,0 +1,174 @@
+// The attention top's passes: query and copy (stores into the arrays' banks), row max and exp
+// (scores to the vector unit, E into GEMM 2), accumulate (U to the vector unit), normalise
+// (the vector unit's U_acc / l into the O store).
+
+#include "AttentionTopWriter.h"
+
+#include "VerilogText.h"
+
+namespace rubick::emit::detail {
+
+void TopWriter::copyPasses() {
+  // Query and copy passes.
+  os << "  // Query and copy: store reads, then the GEMM bank writes (masked keys as 0); " << W
+     << " lane(s).\n";
+  go("q_go", "PH_Q", qItems);
+  go("k_go", "PH_KV", kItems);
+  go("v_go", "PH_KV", vItems);
+  for (int64_t l = 0; l < W; ++l) {
+    const std::string x = std::to_string(l);
+    os << "  reg q_go1_" << x << ", k_go1_" << x << ", v_go1_" << x << ", k_keep1_" << x
+       << ", v_keep1_" << x << ";\n"
+       << "  reg " << range(h1.bankBits) << " q_bank1_" << x << ", k_bank1_" << x << ";\n"
+       << "  reg " << range(h1.addressBits) << " q_addr1_" << x << ", k_addr1_" << x << ";\n"
+       << "  reg " << range(h2.bankBits) << " v_bank1_" << x << ";\n"
+       << "  reg " << range(h2.addressBits) << " v_addr1_" << x << ";\n"
+       << "  reg " << range(p.qBits) << " q_data1_" << x << ";\n"
+       << "  reg " << range(p.kBits) << " k_data1_" << x << ";\n"
+       << "  reg " << range(p.vBits) << " v_data1_" << x << ";\n"
+       << "  always @(posedge clk) begin\n"
+       << "    q_go1_" << x << " <= q_go && q_v" << x << ";\n"
+       << "    q_bank1_" << x << " <= q_bank" << x << ";\n"
+       << "    q_addr1_" << x << " <= q_addr" << x << ";\n"
+       << "    if (q_go) q_data1_" << x << " <= qmem[qhb + q_off" << x << "];\n"
+       << "    k_go1_" << x << " <= k_go && k_v" << x << ";\n"
+       << "    k_bank1_" << x << " <= k_bank" << x << ";\n"
+       << "    k_addr1_" << x << " <= k_addr" << x << ";\n"
+       << "    k_keep1_" << x << " <= " << keep("k_key" + x) << ";\n"
+       << "    if (k_go) k_data1_" << x << " <= kmem[khb + kofs + k_off" << x << "];\n"
+       << "    v_go1_" << x << " <= v_go && v_v" << x << ";\n"
+       << "    v_bank1_" << x << " <= v_bank" << x << ";\n"
+       << "    v_addr1_" << x << " <= v_addr" << x << ";\n"
+       << "    v_keep1_" << x << " <= " << keep("v_key" + x) << ";\n"
+       << "    if (v_go) v_data1_" << x << " <= vmem[vhb + vofs + v_off" << x << "];\n"
+       << "  end\n";
+  }
+  os << "\n";
+}
+
+void TopWriter::scorePasses() {
+  // Row max and exp passes read the scores.
+  os << "  // Row max and exp: score reads from GEMM 1; exp writes E into GEMM 2 two cycles "
+        "later.\n";
+  go("s_go", "PH_MAX", sItems);
+  go("e_go", "PH_EXP", eItems);
+  os << "  reg s_go1, s_start1, s_end1;\n"
+     << "  reg " << range(rb) << " s_i1;\n"
+     << "  reg e_go1, e_rstart1, e_rend1;\n"
+     << "  reg " << range(rb) << " e_i1;\n"
+     << "  always @(posedge clk) begin\n"
+     << "    s_go1 <= s_go;\n"
+     << "    s_i1 <= s_i;\n"
+     << "    s_start1 <= s_rs;\n"
+     << "    s_end1 <= s_re;\n"
+     << "    e_go1 <= e_go;\n"
+     << "    e_i1 <= e_i;\n"
+     << "    e_rstart1 <= e_rs;\n"
+     << "    e_rend1 <= e_re;\n"
+     << "  end\n";
+  for (int64_t l = 0; l < W; ++l) {
+    const std::string x = std::to_string(l);
+    os << "  reg s_use1_" << x << ", e_keep1_" << x << ", e_count1_" << x << ", e_v1_" << x
+       << ", e_v2_" << x << ";\n"
+       << "  reg " << range(h2.bankBits) << " e_ebank1_" << x << ", e_ebank2_" << x << ";\n"
+       << "  reg " << range(h2.addressBits) << " e_eaddr1_" << x << ", e_eaddr2_" << x << ";\n"
+       << "  always @(posedge clk) begin\n"
+       << "    s_use1_" << x << " <= s_v" << x << " && " << keep("s_j" + x) << ";\n"
+       << "    e_keep1_" << x << " <= " << keep("e_j" + x) << ";\n"
+       << "    e_count1_" << x << " <= e_count" << x << ";\n"
+       << "    e_v1_" << x << " <= e_v" << x << ";\n"
+       << "    e_ebank1_" << x << " <= e_ebank" << x << ";\n"
+       << "    e_eaddr1_" << x << " <= e_eaddr" << x << ";\n"
+       << "    e_v2_" << x << " <= e_go1 && e_v1_" << x << ";\n"
+       << "    e_ebank2_" << x << " <= e_ebank1_" << x << ";\n"
+       << "    e_eaddr2_" << x << " <= e_eaddr1_" << x << ";\n"
+       << "  end\n";
+  }
+  os << "\n";
+}
+
+void TopWriter::accumulatePass() {
+  // Accumulate pass.
+  os << "  // Accumulate: U read from GEMM 2; its row-major index is U_acc's.\n";
+  go("u_go", "PH_ACC", uItems);
+  for (int64_t l = 0; l < W; ++l) {
+    const std::string x = std::to_string(l);
+    os << "  reg u_go1_" << x << ";\n"
+       << "  reg " << range(rb) << " u_i1_" << x << ";\n"
+       << "  reg " << range(eb) << " u_k1_" << x << ";\n"
+       << "  always @(posedge clk) begin\n"
+       << "    u_go1_" << x << " <= u_go && u_v" << x << ";\n"
+       << "    u_i1_" << x << " <= u_i" << x << ";\n"
+       << "    u_k1_" << x << " <= u_k" << x << ";\n"
+       << "  end\n";
+  }
+  os << "\n";
+}
+
+void TopWriter::normalisePass() {
+  // Normalise.
+  os << "  // Normalise, " << N << " lane(s): lane l normalises rows l, l + " << N
+     << ", ...; a group's reciprocals every " << period
+     << " cycles;\n  // when they are ready, each lane's row outputs, one per cycle.\n"
+     << "  reg " << range(nrw) << " n_row;  // the group's first row\n"
+     << "  reg " << range(pcw) << " n_col;\n"
+     << "  reg " << range(nkw) << " n_k;    // lane 0's element, row-major (U_acc and O)\n"
+     << "  reg " << range(nkw) << " n_base; // the next group's first element\n"
+     << "  reg " << range(nlw) << " n_left;\n"
+     << "  wire n_on = busy && (phase == PH_NORM);\n"
+     << "  wire n_start = n_on && (n_col == " << ulit(0, pcw) << ") && (n_row < " << ulit(p.l, nrw)
+     << ");\n"
+     << "  wire n_ready;\n"
+     << "  wire n_valid = (n_left != " << ulit(0, nlw) << ");\n"
+     << "  always @(posedge clk) begin\n"
+     << "    if (!n_on) begin\n"
+     << "      n_row <= " << ulit(0, nrw) << ";\n"
+     << "      n_col <= " << ulit(0, pcw) << ";\n"
+     << "      n_k <= " << ulit(0, nkw) << ";\n"
+     << "      n_base <= " << ulit(0, nkw) << ";\n"
+     << "      n_left <= " << ulit(0, nlw) << ";\n"
+     << "    end else begin\n"
+     << "      if (n_col == " << ulit(period - 1, pcw) << ") begin\n"
+     << "        n_col <= " << ulit(0, pcw) << ";\n"
+     << "        n_row <= n_row + " << ulit(N, nrw) << ";\n"
+     << "      end else begin\n"
+     << "        n_col <= n_col + " << ulit(1, pcw) << ";\n"
+     << "      end\n"
+     << "      if (n_ready) begin\n"
+     << "        n_left <= " << ulit(p.dv, nlw) << ";\n"
+     << "        n_k <= n_base;\n"
+     << "        n_base <= n_base + " << ulit(N * p.dv, nkw) << ";\n"
+     << "      end else if (n_valid) begin\n"
+     << "        n_left <= n_left - " << ulit(1, nlw) << ";\n"
+     << "        n_k <= n_k + " << ulit(1, nkw) << ";\n"
+     << "      end\n"
+     << "    end\n"
+     << "  end\n";
+  // Per lane: its row (0 past the last row) and element (0 when not valid), so that the vector
+  // unit's memories are never read out of range.
+  std::string oWrites;
+  for (int64_t n = 0; n < N; ++n) {
+    const std::string x = std::to_string(n);
+    os << "  wire " << range(nrw) << " n_row" << x << " = n_row + " << ulit(n, nrw) << ";\n"
+       << "  wire " << range(rb) << " n_i" << x << " = (n_row" << x << " < " << ulit(p.l, nrw)
+       << ") ? n_row" << x << "[" << rb - 1 << ":0] : " << ulit(0, rb) << ";\n"
+       << "  wire " << range(nkw) << " n_k" << x << " = n_k + " << ulit(n * p.dv, nkw) << ";\n"
+       << "  wire n_v" << x << " = n_valid && (n_k" << x << " < " << ulit(p.l * p.dv, nkw) << ");\n"
+       << "  wire " << range(eb) << " n_kv" << x << " = n_v" << x << " ? n_k" << x << "[" << eb - 1
+       << ":0] : " << ulit(0, eb) << ";\n"
+       << "  reg " << range(oa) << " o_addr1_" << x << ";\n"
+       << "  always @(posedge clk) o_addr1_" << x << " <= ohb + " << zext("n_kv" + x, eb, oa)
+       << ";\n";
+    oWrites += "    if (o_valid[" + x + "]) omem[o_addr1_" + x +
+               "] <= " + slice("o_value", n, p.oBits, p.oBits) + ";\n";
+    unused.push_back("n_row" + x);
+    unused.push_back("n_k" + x);
+  }
+  os << "  wire " << range(N) << " o_valid;\n"
+     << "  wire " << range(N * p.oBits) << " o_value;\n"
+     << "  // One process for all lanes: a memory written from several is not synthesisable.\n"
+     << "  always @(posedge clk) begin\n"
+     << oWrites << "  end\n\n";
+}
+
+} // namespace rubick::emit::detail

@@ -1,0 +1,66 @@
+#pragma once
+// The sections of the attention pipeline's top (src/emit/AttentionTop.cpp), private to
+// src/emit. One writer holds the parameters, the widths every section shares and the signals
+// deliberately left unused; each section of the module is one member: AttentionTop.cpp (the
+// widths, the timing check, the ports, the end), AttentionControl.cpp (sequencer, stores, ROM
+// tables), AttentionPasses.cpp (the passes that move data between the stores, the arrays and
+// the vector unit), AttentionPorts.cpp (the arrays' host ports, the vector unit instance).
+
+#include "AttentionTop.h"
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rubick::emit::detail {
+
+/// `v` (w bits) zero-extended to `to` bits.
+std::string zext(const std::string& v, int64_t w, int64_t to);
+
+struct TopWriter {
+  /// Computes the widths; throws std::logic_error when the tables do not give p.timing.
+  TopWriter(const TopParams& p, const AttentionTables& t, std::ostream& os);
+
+  const TopParams& p;
+  const AttentionTables& t;
+  std::ostream& os;
+  const attn::PipelineTiming& tm;
+  const HostPort& h1; // GEMM 1's host port
+  const HostPort& h2; // GEMM 2's
+  std::vector<std::string> unused;
+  int64_t qItems = 0, kItems = 0, vItems = 0, sItems = 0, eItems = 0, uItems = 0; // ROM rows
+  int64_t W = 1;                                                                  // vector lanes
+  int64_t N = 1;             // normalise lanes: attn::normaliseLanes(W, L)
+  int64_t period = 0;        // cycles between normalise groups
+  std::vector<int64_t> lens; // phase lengths, in sequencer order
+  // Widths: cnt; store addresses; host address and data; head and block counters; key index
+  // in a block and keys left; row and U_acc index; normalise counters.
+  int64_t cw = 1, qa = 1, ka = 1, va = 1, oa = 1, ha = 1, hd = 1, hw = 1, bw = 1, jb = 1, jl = 1,
+          rb = 1, eb = 1, pcw = 1, nrw = 1, nlw = 1, nkw = 1;
+
+  void moduleHeader();
+  void sequencer();
+  void stores();
+  void roms();
+  void copyPasses();
+  void scorePasses();
+  void accumulatePass();
+  void normalisePass();
+  void gemmPorts();
+  void vectorUnit();
+  void finish();
+
+  // Shared by the sections.
+  static std::string ls(const std::string& n, int64_t l) { return n + std::to_string(l); }
+  /// Bits [l * per + w - 1 : l * per] of lane l of a packed vector of `per`-bit lanes.
+  static std::string slice(const std::string& v, int64_t l, int64_t per, int64_t w);
+  /// {x(W-1), ..., x(0)}
+  std::string packed(const std::function<std::string(int64_t)>& x) const;
+  /// `n`: the phase `ph` is issuing one of its `items` rows this cycle.
+  void go(const std::string& n, const std::string& ph, int64_t items);
+  /// The key `key` (block-relative) is below S.
+  std::string keep(const std::string& key) const;
+};
+
+} // namespace rubick::emit::detail
