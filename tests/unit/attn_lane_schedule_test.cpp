@@ -94,18 +94,7 @@ TEST(LaneSchedule, ExploredPipelinesAreScheduledValidly) {
   so.sizes = {{"L", 6, {}}, {"S", 10, {}}, {"D", 4, {}}, {"Dv", 5, {}}};
   tc::Program p = test::analyzeText(kSingle, so);
   AttentionForm f = recogniseAttention(p, nullptr);
-  PipelineOptions o;
-  o.explore.constraints.arrays = {{4, 4}};
-  o.explore.threads = 1;
-  o.blockKeys = {4};
-  o.perGemm = 2;
-  o.lanes = {1, 2, 4, 8};
-  o.rebind = [&](const std::vector<std::pair<std::string, int64_t>>& sizes) {
-    tc::SemaOptions s;
-    for (const auto& [n, v] : sizes)
-      s.sizes.push_back({n, v, {}});
-    return test::analyzeText(kSingle, s);
-  };
+  PipelineOptions o = test::smallPipeline(kSingle, 4, {4}, 2, {1, 2, 4, 8});
   PipelineResult r = explorePipeline(p, f, o);
   EXPECT_EQ(r.combinations, 2u * 2u * 4u);
   std::map<int64_t, int64_t> bestByLanes;

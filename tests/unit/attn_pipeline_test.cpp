@@ -150,18 +150,7 @@ TEST(Pipeline, TimingAddsUpThePhases) {
 TEST(Pipeline, SmallerKeyBlocksShrinkTheScoreBuffer) {
   tc::Program p = withSizes(kSingle, 8, 16, 8, 8);
   AttentionForm f = recogniseAttention(p, nullptr);
-  PipelineOptions o;
-  o.explore.constraints.arrays = {{4, 4}};
-  o.explore.threads = 1;
-  o.blockKeys = {4, 16};
-  o.perGemm = 2;
-  o.lanes = {1};
-  o.rebind = [&](const std::vector<std::pair<std::string, int64_t>>& sizes) {
-    tc::SemaOptions so;
-    for (const auto& [n, v] : sizes)
-      so.sizes.push_back({n, v, {}});
-    return test::analyzeText(kSingle, so);
-  };
+  PipelineOptions o = test::smallPipeline(kSingle, 4, {4, 16}, 2, {1});
   PipelineResult r = explorePipeline(p, f, o);
   ASSERT_EQ(r.combinations, 8u);
   int64_t score4 = 0, score16 = 0;
@@ -189,12 +178,7 @@ TEST(Pipeline, SmallerKeyBlocksShrinkTheScoreBuffer) {
 TEST(Pipeline, LanesAddACrossbarToWiresAndArea) {
   tc::Program p = withSizes(kSingle, 8, 16, 8, 8);
   AttentionForm f = recogniseAttention(p, nullptr);
-  PipelineOptions o;
-  o.explore.constraints.arrays = {{4, 4}};
-  o.explore.threads = 1;
-  o.blockKeys = {16};
-  o.perGemm = 1;
-  o.lanes = {1, 2, 4};
+  PipelineOptions o = test::smallPipeline(kSingle, 4, {16}, 1, {1, 2, 4});
   PipelineResult r = explorePipeline(p, f, o);
   ASSERT_EQ(r.points.size(), 3u);
   auto bankBits = [](const GemmStage& g) {

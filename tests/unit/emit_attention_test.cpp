@@ -8,6 +8,7 @@
 #include "rubick/ref/Attention.h"
 #include "rubick/verify/Attention.h"
 
+#include "attn_test_util.h"
 #include "tc_test_util.h"
 
 #include <gtest/gtest.h>
@@ -36,15 +37,7 @@ tc::Program program(const std::vector<std::pair<std::string, int64_t>>& sizes) {
 }
 
 PipelineResult explore(const tc::Program& p, int64_t block, std::vector<int64_t> lanes = {1}) {
-  PipelineOptions o;
-  o.lanes = std::move(lanes);
-  o.explore.constraints.arrays = {{2, 2}};
-  o.explore.threads = 1;
-  o.blockKeys = {block};
-  o.perGemm = 1;
-  o.rebind = [](const std::vector<std::pair<std::string, int64_t>>& sizes) {
-    return program(sizes);
-  };
+  PipelineOptions o = test::smallPipeline(kHeads, 2, {block}, 1, std::move(lanes));
   return explorePipeline(p, recogniseAttention(p, nullptr), o);
 }
 
