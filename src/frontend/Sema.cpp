@@ -223,8 +223,10 @@ void Sema::bindSizes(const Def& d) {
   for (const SizeDefault& s : opts_.sizes) {
     if (!sizeLoc_.count(s.name)) {
       std::string list;
-      for (const auto& n : sizeOrder_)
-        list += (list.empty() ? "" : ", ") + n;
+      for (size_t i = 0; i < sizeOrder_.size() && i < 8; ++i)
+        list += (list.empty() ? "" : ", ") + sizeOrder_[i];
+      if (sizeOrder_.size() > 8)
+        list += ", ... (" + std::to_string(sizeOrder_.size() - 8) + " more)";
       throw Error("--size", "'" + s.name + "' is not a size of '" + d.name.name + "' (" +
                                 (list.empty() ? "it has no sizes" : "its sizes: " + list) + ")");
     }

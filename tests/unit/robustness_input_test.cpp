@@ -63,6 +63,18 @@ TEST(RobustnessInput, ManyFunctionsAreListedBriefly) {
   EXPECT_EQ(test::semaError(text), "20001:5: function 'f7' is defined twice");
 }
 
+TEST(RobustnessInput, ManySizesAreListedBriefly) {
+  // A def with 1000 sizes S0..S999 and a --size naming none of them: 8 are listed.
+  std::string shape;
+  for (int k = 0; k < 1000; ++k)
+    shape += (k ? "," : "") + std::string("S") + std::to_string(k);
+  tc::SemaOptions opts;
+  opts.sizes.push_back({"Q", 4, {}});
+  EXPECT_EQ(test::semaError("def f(int8(" + shape + ") A) -> (B) { B(i) = A(i) }", opts),
+            "--size: 'Q' is not a size of 'f' (its sizes: S0, S1, S2, S3, S4, S5, S6, S7, ... "
+            "(992 more))");
+}
+
 TEST(RobustnessInput, FilesWithoutAProgram) {
   for (const std::string& text : {std::string(), std::string("  \n\t\r\n"),
                                   std::string("\xEF\xBB\xBF"), std::string("# only a comment")})
