@@ -73,6 +73,8 @@ void checkIsText(const std::string& path, const std::string& text) {
 } // namespace
 
 SourceFile readSourceFile(const std::string& path) {
+  // An empty name (`rubick dump ""`) has nothing to print as the origin; say so.
+  if (path.empty()) throw Error("", "the input file name is empty");
   // A directory opens like a file on Linux and then reads as empty; say what it is instead.
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))

@@ -125,6 +125,15 @@ TEST(RobustnessInput, FilesThatAreNotText) {
                                   "      ^~\n");
 }
 
+TEST(RobustnessInput, OddPaths) {
+  EXPECT_EQ(readError(""), "rubick: error: the input file name is empty\n");
+  TempDir dir;
+  std::string loop = dir.write("x", "") + "loop";
+  std::filesystem::create_symlink(loop, loop); // a link to itself
+  EXPECT_EQ(readError(loop),
+            loop + ": error: cannot open file: Too many levels of symbolic links\n");
+}
+
 TEST(RobustnessInput, AnEndlessInputStopsAtTheSizeLimit) {
   if (!std::filesystem::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
   EXPECT_EQ(readError("/dev/zero"), "/dev/zero: error: cannot read file: it is larger than 16 MiB, "
