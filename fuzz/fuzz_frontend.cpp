@@ -2,12 +2,15 @@
 //
 // A rubick::Error is the expected answer to bad input. Anything else is a bug and aborts: another
 // exception, an "internal error" diagnostic, a crash, a sanitizer report, a printed program that
-// does not parse back to the same tree, or a diagnostic that cannot be rendered.
+// does not parse back to the same tree, or a diagnostic that cannot be rendered or that would
+// print a control byte. The same bytes are also tried with CRLF line endings and a byte order mark
+// (which must give the same tree or the same error) and as a --size list.
 
 #include "rubick/frontend/AstEqual.h"
 #include "rubick/frontend/Parser.h"
 #include "rubick/frontend/Printer.h"
 #include "rubick/frontend/Sema.h"
+#include "rubick/frontend/SizeDirective.h"
 #include "rubick/poly/PolyProgram.h"
 #include "rubick/support/Diagnostic.h"
 
@@ -28,6 +31,42 @@ namespace {
 void expectUserError(const rubick::Error& e) {
   std::string text = rubick::formatError(e);
   if (e.diag().message.rfind("internal error", 0) == 0) bug("internal error reported", text);
+  // Only newlines and the tabs of a quoted line may reach the terminal (support/Printable.h).
+  for (char c : text)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+      bug("unescaped control byte in a message", text);
+}
+
+// The outcome of parsing, to compare two spellings of the same program: the tree's printed form
+// or the error's location and message.
+std::string parseOutcome(const std::string& name, const std::string& text) {
+  try {
+    return "ok\n" + rubick::tc::print(
+                        rubick::tc::parse(std::make_shared<const rubick::SourceFile>(name, text)));
+  } catch (const rubick::Error& e) {
+    expectUserError(e);
+    const rubick::Diagnostic& d = e.diag();
+    return std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": " + d.message;
+  }
+}
+
+// Windows line endings and a byte order mark change nothing (SourceFile normalises them).
+void sameWithCrlf(const std::string& text) {
+  std::string crlf = "\xEF\xBB\xBF";
+  for (char c : text)
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  std::string want = parseOutcome("fuzz.tc", text);
+  std::string got = parseOutcome("fuzz.tc", crlf);
+  if (got != want) bug("CRLF and a BOM change the outcome", want + "\n---\n" + got);
+}
+
+// The input's first line as a --size value.
+void sizeList(const std::string& text) {
+  try {
+    (void)rubick::tc::parseSizeList(text.substr(0, text.find('\n')), "--size", nullptr, {});
+  } catch (const rubick::Error& e) {
+    expectUserError(e);
+  }
 }
 
 void roundTrip(const rubick::tc::Module& m) {
@@ -76,8 +115,12 @@ void analyzeAndLower(const rubick::tc::Module& m,
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto file = std::make_shared<const rubick::SourceFile>(
-      "fuzz.tc", std::string(reinterpret_cast<const char*>(data), size));
+  std::string text(reinterpret_cast<const char*>(data), size);
+  auto file = std::make_shared<const rubick::SourceFile>("fuzz.tc", text);
+  // Inputs with a CR already mix line endings; the LF-only ones are compared with their CRLF form.
+  if (text.find('\r') == std::string::npos && text.rfind("\xEF\xBB\xBF", 0) != 0)
+    sameWithCrlf(text);
+  sizeList(text);
   rubick::tc::Module m;
   try {
     m = rubick::tc::parse(file);

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 
@@ -254,6 +255,9 @@ private:
     if (isFloat) {
       t.kind = Tok::FloatLit;
       t.floatValue = std::strtod(text.c_str(), nullptr);
+      // 1e999 would silently become infinity (and print back as a different program).
+      if (std::isinf(t.floatValue))
+        fail(loc, "number '" + text + "' is too large for a float", static_cast<uint32_t>(len));
     } else {
       t.kind = Tok::IntLit;
       errno = 0;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace rubick::tc {
 
@@ -136,12 +137,15 @@ Program Sema::run() {
 
 const Def& Sema::pickDef() {
   if (mod_.defs.empty()) throw Error(file_->name(), "the file defines no function");
-  for (size_t i = 0; i < mod_.defs.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (mod_.defs[i].name.name == mod_.defs[j].name.name)
-        fail(mod_.defs[i].name.loc, width(mod_.defs[i].name.name),
-             "function '" + mod_.defs[i].name.name + "' is defined twice",
-             {{mod_.defs[j].name.loc, "first defined here"}});
+  // A map, not a pairwise scan: a 16 MiB file can hold a million tiny defs.
+  std::map<std::string_view, size_t> first;
+  for (size_t i = 0; i < mod_.defs.size(); ++i) {
+    auto [it, fresh] = first.emplace(mod_.defs[i].name.name, i);
+    if (!fresh)
+      fail(mod_.defs[i].name.loc, width(mod_.defs[i].name.name),
+           "function '" + mod_.defs[i].name.name + "' is defined twice",
+           {{mod_.defs[it->second].name.loc, "first defined here"}});
+  }
   if (!opts_.defName.empty()) {
     for (const Def& d : mod_.defs)
       if (d.name.name == opts_.defName) return d;
@@ -155,9 +159,13 @@ const Def& Sema::pickDef() {
 }
 
 std::string Sema::defList() const {
+  // The first few names are enough to see the choice; the message stays short for any file.
+  constexpr size_t kListed = 8;
   std::string s;
-  for (const Def& d : mod_.defs)
-    s += (s.empty() ? "" : ", ") + d.name.name;
+  for (size_t i = 0; i < mod_.defs.size() && i < kListed; ++i)
+    s += (s.empty() ? "" : ", ") + mod_.defs[i].name.name;
+  if (mod_.defs.size() > kListed)
+    s += ", ... (" + std::to_string(mod_.defs.size() - kListed) + " more)";
   return s;
 }
 
@@ -215,8 +223,10 @@ void Sema::bindSizes(const Def& d) {
   for (const SizeDefault& s : opts_.sizes) {
     if (!sizeLoc_.count(s.name)) {
       std::string list;
-      for (const auto& n : sizeOrder_)
-        list += (list.empty() ? "" : ", ") + n;
+      for (size_t i = 0; i < sizeOrder_.size() && i < 8; ++i)
+        list += (list.empty() ? "" : ", ") + sizeOrder_[i];
+      if (sizeOrder_.size() > 8)
+        list += ", ... (" + std::to_string(sizeOrder_.size() - 8) + " more)";
       throw Error("--size", "'" + s.name + "' is not a size of '" + d.name.name + "' (" +
                                 (list.empty() ? "it has no sizes" : "its sizes: " + list) + ")");
     }

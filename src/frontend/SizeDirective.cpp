@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <set>
 
 namespace rubick::tc {
@@ -187,6 +188,7 @@ Directives parseDirectives(const std::shared_ptr<const SourceFile>& file,
                            const std::vector<Comment>& comments) {
   Directives out;
   SourceLoc expFracLoc;
+  std::map<std::string, SourceLoc> firstLoc;
   for (const Comment& c : comments) {
     std::string_view t = c.text;
     size_t i = 0;
@@ -210,15 +212,15 @@ Directives parseDirectives(const std::shared_ptr<const SourceFile>& file,
       fail(file->name(), file, wloc, word.empty() ? 1 : static_cast<uint32_t>(word.size()),
            "unknown rubick directive '" + std::string(word) + "' (known: size, fixed)");
     for (SizeDefault& s : parseSizeList(t.substr(i), file->name(), file, lloc)) {
-      for (const SizeDefault& prev : out.sizes) {
-        if (prev.name == s.name) {
-          Diagnostic d;
-          d.loc = s.loc;
-          d.length = static_cast<uint32_t>(s.name.size());
-          d.message = "size '" + s.name + "' is given twice";
-          d.notes.push_back({prev.loc, "first given here"});
-          throw Error(file, std::move(d));
-        }
+      // A map, not a scan of the sizes so far: a file may hold a million directives.
+      auto [prev, fresh] = firstLoc.emplace(s.name, s.loc);
+      if (!fresh) {
+        Diagnostic d;
+        d.loc = s.loc;
+        d.length = static_cast<uint32_t>(s.name.size());
+        d.message = "size '" + s.name + "' is given twice";
+        d.notes.push_back({prev->second, "first given here"});
+        throw Error(file, std::move(d));
       }
       out.sizes.push_back(std::move(s));
     }

@@ -1,17 +1,35 @@
 #include "rubick/support/Diagnostic.h"
 
+#include "rubick/support/Printable.h"
+
 #include <algorithm>
 
 namespace rubick {
+namespace {
+
+// Messages quote user text (names, flag values, file names); they are made safe once, here, so
+// what(), diag() and every printer of an error only ever see printable, bounded text.
+Diagnostic safeDiagnostic(Diagnostic d) {
+  d.message = safeMessage(d.message);
+  for (DiagNote& n : d.notes)
+    n.message = safeMessage(n.message);
+  return d;
+}
+
+} // namespace
 
 Error::Error(std::shared_ptr<const SourceFile> file, Diagnostic diag)
-    : std::runtime_error(diag.message), file_(std::move(file)), diag_(std::move(diag)) {
-  if (file_) origin_ = file_->name();
+    : Error(std::move(file), safeDiagnostic(std::move(diag)), Safe{}) {}
+
+Error::Error(std::shared_ptr<const SourceFile> file, Diagnostic safe, Safe)
+    : std::runtime_error(safe.message), file_(std::move(file)), diag_(std::move(safe)) {
+  // A file name is escaped but never cut: a long path is still the user's path.
+  if (file_) origin_ = printable(file_->name());
 }
 
 Error::Error(std::string origin, std::string message)
-    : std::runtime_error(message), origin_(std::move(origin)) {
-  diag_.message = std::move(message);
+    : std::runtime_error(safeMessage(message)), origin_(printable(origin)) {
+  diag_.message = what();
 }
 
 namespace {
@@ -19,15 +37,31 @@ namespace {
 // Longest stretch of a source line quoted under a message.
 constexpr size_t kMaxQuoted = 120;
 
-// Tabs are kept in the caret line so the caret lines up under a tab-indented source line.
-std::string caretLine(std::string_view line, uint32_t col, uint32_t length) {
+// The quoted line is printed with its control bytes escaped (printableLine), so the caret is
+// placed by printed columns, not bytes. Tabs are kept in both lines so the caret lines up under
+// a tab-indented source line.
+std::string caretLine(const PrintableLine& line, std::string_view raw, uint32_t col,
+                      uint32_t length) {
+  size_t at = std::min<size_t>(col == 0 ? 0 : col - 1, raw.size());
+  size_t end = std::min<size_t>(at + std::max<uint32_t>(length, 1), raw.size());
   std::string out;
-  for (uint32_t i = 1; i < col && i - 1 < line.size(); ++i)
-    out += line[i - 1] == '\t' ? '\t' : ' ';
+  for (size_t i = 0; i < at; ++i) {
+    if (raw[i] == '\t')
+      out += '\t';
+    else
+      out.append(line.column[i + 1] - line.column[i], ' ');
+  }
   out += '^';
-  for (uint32_t i = 1; i < length && col - 1 + i < line.size(); ++i)
+  for (size_t k = line.column[at] + 1; k < line.column[end]; ++k)
     out += '~';
   return out;
+}
+
+// Moves a byte offset forward past UTF-8 continuation bytes, so a cut never splits a character.
+size_t characterStart(std::string_view s, size_t i) {
+  while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
+    ++i;
+  return i;
 }
 
 void appendLocated(std::string& out, const SourceFile* file, const std::string& origin,
@@ -42,14 +76,17 @@ void appendLocated(std::string& out, const SourceFile* file, const std::string& 
     if (line.size() > kMaxQuoted) {
       size_t col0 = loc.col == 0 ? 0 : loc.col - 1;
       size_t start = col0 > kMaxQuoted / 2 ? col0 - kMaxQuoted / 2 : 0;
-      start = std::min(start, line.size() - kMaxQuoted);
+      start = characterStart(line, std::min(start, line.size() - kMaxQuoted));
+      size_t end = std::min(characterStart(line, start + kMaxQuoted), line.size());
+      col0 = std::max(col0, start);
       if (start > 0) head = "...";
-      if (start + kMaxQuoted < line.size()) tail = "...";
-      line = line.substr(start, kMaxQuoted);
+      if (end < line.size()) tail = "...";
+      line = line.substr(start, end - start);
       loc.col = static_cast<uint32_t>(col0 - start + 1);
     }
-    out += "    " + head + std::string(line) + tail + "\n";
-    out += "    " + std::string(head.size(), ' ') + caretLine(line, loc.col, length) + "\n";
+    PrintableLine shown = printableLine(line);
+    out += "    " + head + shown.text + tail + "\n";
+    out += "    " + std::string(head.size(), ' ') + caretLine(shown, line, loc.col, length) + "\n";
   }
 }
 

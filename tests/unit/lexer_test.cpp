@@ -112,6 +112,19 @@ TEST(Lexer, IntegerLiterals) {
             "integer literal '123456789012345678901234567890' is too large");
 }
 
+TEST(Lexer, FloatLiteralsBeyondDoubleAreErrors) {
+  // The largest double is about 1.8e308: 1e308 fits, 1e309 does not.
+  EXPECT_EQ(lexError("1e308"), "<no error>");
+  EXPECT_EQ(lexError("1e309"), "number '1e309' is too large for a float");
+  EXPECT_EQ(lexError("x = 2.5e999f"), "number '2.5e999f' is too large for a float");
+  EXPECT_EQ(lexErrorLoc("x = 2.5e999f"), (SourceLoc{1, 5}));
+  EXPECT_EQ(lexError("1" + std::string(400, '0') + ".0"),
+            "number '" + std::string("1") + std::string(47, '0') +
+                "...' (403 characters) is too large for a float");
+  // Tiny values round to zero, as in C.
+  EXPECT_EQ(lexError("1e-999"), "<no error>");
+}
+
 TEST(Lexer, FloatLiterals) {
   struct Case {
     const char* text;

@@ -154,5 +154,26 @@ TEST(SizeDirective, CommandLineLists) {
   }
 }
 
+TEST(SizeDirective, ManyDirectivesAndALateDuplicate) {
+  // 30000 sizes on as many lines, then a1 again on line 30001: the note points at line 2.
+  // (Duplicates are found with a map; a scan of the earlier sizes made this quadratic.)
+  std::string text;
+  for (int k = 0; k < 30'000; ++k)
+    text += "# rubick: size a" + std::to_string(k) + "=" + std::to_string(k + 1) + "\n";
+  Module m = parseText(text + "def f() -> (x) { x = 1 }");
+  ASSERT_EQ(m.sizeDefaults.size(), 30'000u);
+  EXPECT_EQ(m.sizeDefaults.back().name, "a29999");
+  EXPECT_EQ(m.sizeDefaults.back().value, 30'000);
+  try {
+    parseText(text + "# rubick: size a1=7\ndef f() -> (x) { x = 1 }");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.diag().message, "size 'a1' is given twice");
+    EXPECT_EQ(e.diag().loc, (SourceLoc{30'001, 16}));
+    ASSERT_EQ(e.diag().notes.size(), 1u);
+    EXPECT_EQ(e.diag().notes[0].loc, (SourceLoc{2, 16}));
+  }
+}
+
 } // namespace
 } // namespace rubick::tc

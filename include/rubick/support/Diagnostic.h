@@ -26,7 +26,9 @@ struct Diagnostic {
   std::vector<DiagNote> notes;
 };
 
-/// A user mistake with its location. `file` is shared so errors stay cheap to copy.
+/// A user mistake with its location. `file` is shared so errors stay cheap to copy. Messages,
+/// notes and the origin are made safe to print when the error is built (support/Printable.h):
+/// control bytes escaped, words longer than 64 characters cut.
 class Error : public std::runtime_error {
 public:
   Error(std::shared_ptr<const SourceFile> file, Diagnostic diag);
@@ -38,6 +40,9 @@ public:
   const std::string& origin() const { return origin_; }
 
 private:
+  struct Safe {};
+  Error(std::shared_ptr<const SourceFile> file, Diagnostic safe, Safe);
+
   std::shared_ptr<const SourceFile> file_;
   std::string origin_;
   Diagnostic diag_;
@@ -47,6 +52,7 @@ private:
 ///   gemm.tc:2:5: error: unknown tensor 'X'
 ///       C(i,j) +=! X(i,k)
 ///                  ^
+/// The quoted line has its control bytes escaped too, and the caret counts printed columns.
 std::string formatError(const Error& e);
 
 } // namespace rubick

@@ -16,11 +16,16 @@ struct SourceLoc {
   friend bool operator==(const SourceLoc&, const SourceLoc&) = default;
 };
 
+/// Line endings: `\r\n` (Windows) and a lone `\r` (classic Mac OS, as clang and Python read it)
+/// both end a line, and a UTF-8 byte order mark at the start is dropped. The text is stored with
+/// `\n` endings only, so the lexer, the `# rubick:` directives and the line:col of every message
+/// see the same thing whatever editor wrote the file (a CR changes no column: it ends the line).
 class SourceFile {
 public:
   SourceFile(std::string name, std::string text);
 
   const std::string& name() const { return name_; }
+  /// The text with `\n` line endings and no byte order mark.
   const std::string& text() const { return text_; }
   /// The text of line `line` (1-based) without its newline; empty if out of range.
   std::string_view lineText(uint32_t line) const;
