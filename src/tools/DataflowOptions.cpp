@@ -2,9 +2,8 @@
 
 #include "rubick/dataflow/DataflowSpec.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/SourceFile.h"
 
-#include <fstream>
-#include <sstream>
 
 namespace rubick::cli {
 
@@ -75,12 +74,9 @@ size_t pickStatement(const tc::Program& prog, const std::string& stmt) {
 dataflow::Dataflow loadDataflow(const DataflowOptions& o, const dataflow::StatementView& v) {
   std::string text = o.dataflow, origin = "--dataflow";
   if (!text.empty() && text[0] == '@') {
+    // The same reader as programs: size limit, directories and unreadable files refused.
     origin = text.substr(1);
-    std::ifstream in(origin);
-    if (!in) throw Error(origin, "cannot open dataflow file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+    text = readSourceFile(origin).text();
   }
   if (!o.array.empty()) {
     auto [p, q] = parseArray(o.array);
