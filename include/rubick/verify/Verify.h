@@ -28,6 +28,9 @@ bool optimiseFor(int64_t simulatedCycles, int64_t pes);
 struct Options {
   std::string workDir = "/tmp/rubick-verify";
   std::string runtimeDir; // the shared runtime's home; empty: WORK/.runtime
+  /// Use the work and runtime directories even when they hold files and are not marked as
+  /// rubick's (rubick/support/OwnedOutput.h, claimWorkDirectory).
+  bool force = false;
   uint64_t seed = 1;
   int trials = 1;
   /// How each design's model is compiled (src/verify/Runtime.h, BuildMode): Auto picks the
