@@ -24,6 +24,7 @@ struct EmitCli {
   SearchOptions search;
   std::string point, layouts, output, name;
   bool force = false;
+  CLI::Option* nameOption = nullptr; // to tell `--name ''` from no --name
 };
 
 // "A=X-systolic,B=4" -> access name -> value.
@@ -56,7 +57,7 @@ std::map<std::string, std::string> parsePairs(const std::string& text, const std
 
 int runEmit(const EmitCli& o) {
   if (o.output.empty()) throw Error("emit", "give the output directory with -o OUTDIR");
-  if (!o.name.empty()) emit::checkModulePrefix(o.name);
+  if (o.nameOption->count() > 0) emit::checkModulePrefix(o.name);
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
   checkOutputDirectory(o.output, how); // before the search, which may take a while
   tc::Program prog = loadInput(o.input);
@@ -157,10 +158,11 @@ Action addEmitCommand(CLI::App& app) {
       ->type_name("OUTDIR");
   cmd->add_flag("--force", o->force,
                 "Replace OUTDIR even when rubick did not write it (its files are deleted)");
-  cmd->add_option("--name", o->name,
-                  "Module prefix (default: program name and design ID): a Verilog identifier "
-                  "([A-Za-z_][A-Za-z0-9_]*, no keyword)")
-      ->type_name("NAME");
+  o->nameOption =
+      cmd->add_option("--name", o->name,
+                      "Module prefix (default: program name and design ID): a Verilog identifier "
+                      "([A-Za-z_][A-Za-z0-9_]*, no keyword)")
+          ->type_name("NAME");
   return [o] { return runEmit(*o); };
 }
 

@@ -62,7 +62,7 @@ check "--force replaced the directory" [ -f "$dir/user/design.json" ] && [ ! -e 
 
 # Rejected names write nothing, inside the output directory or outside it.
 before=$(cd "$dir" && find . | sort)
-for name in ../../x 1abc 'a;b' module; do
+for name in ../../x 1abc 'a;b' module ''; do
   run emit "${gemm[@]}" --name "$name" -o "$dir/named/deeper"
   check "--name '$name' exits 1 (got $rc)" [ $rc -eq 1 ]
   check "--name '$name' is reported: $err" grep -q "^--name: error: " <<<"$err"
