@@ -59,6 +59,7 @@ verify::Options runOptions(const VerifyCli& o) {
 int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
   verify::Options vo = runOptions(o);
+  verify::checkTools();                // before the search, which may take a while
   if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
     if (o.all || !o.cover.empty() || o.limit)
       throw Error("verify", "--all, --cover and --limit are for single statements (use --stmt)");

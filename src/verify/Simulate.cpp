@@ -68,18 +68,18 @@ bool optimiseFor(int64_t simulatedCycles, int64_t pes) {
   return double(simulatedCycles) * double(pes) > 2e7;
 }
 
-std::vector<std::string> requiredTools() {
+void checkTools() {
   // verilator (a Perl script) generates C++; make runs Verilator's makefile, which compiles and
   // links with g++ and archives with ar (verilated.mk). The simulator is built, not found.
-  return {"verilator", "make", "g++", "ar"};
+  for (const char* tool : {"verilator", "make", "g++", "ar"})
+    if (!onPath(tool))
+      throw Error("verify", std::string(tool) +
+                                " is not on PATH; verify runs verilator, make, g++ and ar "
+                                "(scripts/setup.sh installs them)");
 }
 
 void prepareWork(const Options& o) {
-  // Before anything is created, so a missing tool leaves nothing behind.
-  for (const std::string& tool : requiredTools())
-    if (!onPath(tool))
-      throw Error("verify", tool + " is not on PATH; verify runs verilator, make, g++ and ar "
-                                   "(scripts/setup.sh installs them)");
+  checkTools(); // before anything is created, so a missing tool leaves nothing behind
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
   claimWorkDirectory(o.workDir, how);
   claimWorkDirectory(runtimeRoot(o), how);

@@ -18,6 +18,7 @@ pid=$!
 # Wait (at most 60 s) until Verilator has run and make compiles in the temporary build directory.
 for _ in $(seq 600); do
   compgen -G "$dir/work/.runtime/*.tmp-*/obj/Vdut.mk" >/dev/null && break
+  kill -0 "$pid" 2>/dev/null || break # rubick ended early: reported below
   sleep 0.1
 done
 compgen -G "$dir/work/.runtime/*.tmp-*" >/dev/null || { echo "the build never started"; cat "$dir/stderr"; exit 1; }

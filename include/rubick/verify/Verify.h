@@ -68,6 +68,10 @@ struct Result {
   double utilization() const;
 };
 
+/// Throws rubick::Error naming the first external tool verify runs (verilator, make, g++, ar)
+/// that is not on PATH. verifyDesigns and verifyAttention check too, before creating anything.
+void checkTools();
+
 /// Verifies `points` (designs of statement `stmt`), in parallel. Throws rubick::Error when
 /// Verilator is missing, the work directory cannot be used or the shared runtime does not
 /// build. `runtimeSeconds`, when given, receives the time spent building the shared runtime
