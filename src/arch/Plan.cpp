@@ -3,8 +3,11 @@
 
 #include "rubick/arch/Plan.h"
 
+#include "rubick/arch/Buildable.h"
+
 #include "rubick/dse/CostModel.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <map>
@@ -24,21 +27,8 @@ int64_t bitsFor(int64_t n) {
 
 namespace {
 
-[[noreturn]] void unsupported(const std::string& why) { throw Error("emit", why); }
-
-// The reads of a statement whose value is a product of tensor elements, in order.
-void checkProduct(const tc::Value& v, size_t& reads) {
-  switch (v.kind) {
-  case tc::Value::Kind::Read: ++reads; return;
-  case tc::Value::Kind::Mul:
-    for (const tc::Value& a : v.args)
-      checkProduct(a, reads);
-    return;
-  default:
-    unsupported("emit builds PEs that multiply tensor elements (such as C(i,j) +=! A(i,k) * "
-                "B(k,j)); this statement's right-hand side uses other operations, which the "
-                "hardware does not support yet");
-  }
+[[noreturn]] void unsupported(const std::string& why) {
+  throw Error("emit", why);
 }
 
 bool isHeld(EntryKind k) {
@@ -51,11 +41,15 @@ bool isHeld(EntryKind k) {
 std::pair<int64_t, int64_t> systolicVector(EntryKind k) {
   switch (k) {
   case EntryKind::XSystolic:
-  case EntryKind::XSystolicYMulticast: return {1, 0};
+  case EntryKind::XSystolicYMulticast:
+    return {1, 0};
   case EntryKind::YSystolic:
-  case EntryKind::YSystolicXMulticast: return {0, 1};
-  case EntryKind::DiagSystolic: return {1, 1};
-  default: return {0, 0};
+  case EntryKind::YSystolicXMulticast:
+    return {0, 1};
+  case EntryKind::DiagSystolic:
+    return {1, 1};
+  default:
+    return {0, 0};
   }
 }
 
@@ -71,19 +65,12 @@ std::string safeId(size_t access, const std::string& name) {
 Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const Dataflow& d,
               const std::vector<ir::OrientedEntry>& entries,
               const std::vector<int64_t>& elementBits, const std::string& name) {
+  // What the hardware cannot build is decided in one place (arch/Buildable.h).
+  const std::string problem = buildProblem(prog, v, elementBits);
+  if (!problem.empty()) throw Unsupported("emit", problem);
   const tc::Statement* stmt = nullptr;
   for (const tc::Statement& s : prog.statements)
     if (s.name == v.statement) stmt = &s;
-  if (!stmt) unsupported("internal: statement " + v.statement + " not found");
-  if (stmt->op != tc::AssignOp::Assign && stmt->op != tc::AssignOp::PlusEqBang)
-    unsupported(std::string("emit supports '=' and '+=!' statements; '") + tc::toString(stmt->op) +
-                "' is not supported by the hardware yet");
-  size_t reads = 0;
-  checkProduct(stmt->rhs, reads);
-  if (reads != v.accesses.size() - 1 || reads == 0)
-    unsupported("internal: the product does not read every tensor reference once");
-  if (reads > 4) unsupported("emit builds PEs with at most 4 operands; this statement has " +
-                             std::to_string(reads));
   std::string bad = dataflow::checkWellFormed(d, v);
   if (!bad.empty()) unsupported("the dataflow is malformed: " + bad);
   std::optional<Mat> xInv = d.completedS().inverse();
@@ -129,9 +116,9 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
   }
   for (size_t o = 0; o < d.outer.size(); ++o) {
     const dataflow::OuterDim& od = d.outer[o];
-    plan.outer.push_back({od.factor == 1 ? v.loops[od.loop]
-                                         : v.loops[od.loop] + " / " + std::to_string(od.factor),
-                          d.outerExtent(o, v.extent)});
+    plan.outer.push_back(
+        {od.factor == 1 ? v.loops[od.loop] : v.loops[od.loop] + " / " + std::to_string(od.factor),
+         d.outerExtent(o, v.extent)});
   }
 
   plan.schedule = dse::schedule(v, d, entries);
@@ -141,9 +128,6 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
   for (int64_t b : inBits)
     plan.productBits += b;
   plan.accumulatorBits = dse::accumulatorBits(v, inBits);
-  if (plan.accumulatorBits > 64)
-    unsupported("the accumulator would need " + std::to_string(plan.accumulatorBits) +
-                " bits; at most 64 are supported");
 
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     const dataflow::AccessView& av = v.accesses[a];
@@ -157,7 +141,6 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
     t.entry = e;
     t.elementBits = elementBits[a];
     t.wireBits = av.write ? plan.accumulatorBits : elementBits[a];
-    if (av.write && elementBits[a] > 64) unsupported("outputs wider than 64 bits are not supported");
     t.streaming = tt.streaming;
     t.held = isHeld(e.kind);
     auto [vx, vy] = systolicVector(e.kind);

@@ -3,10 +3,12 @@
 #include "Commands.h"
 #include "DataflowOptions.h"
 #include "InputOptions.h"
+#include "Numbers.h"
 #include "PipelineOptions.h"
 #include "Progress.h"
 #include "SearchOptions.h"
 
+#include "rubick/arch/Buildable.h"
 #include "rubick/dse/Report.h"
 #include "rubick/dse/Target.h"
 #include "rubick/support/Diagnostic.h"
@@ -86,8 +88,13 @@ int runExplore(const ExploreCli& o) {
             << (targetName.empty() ? "" : "target " + targetName + ", ") << "arrays " << arrays
             << ", objective " << dse::toString(eo.objective) << ": " << r.stats.designs
             << " designs from " << r.stats.spaceTimeMatrices << " space-time matrices, "
-            << r.stats.pareto << " Pareto-optimal (*)\n\n"
-            << dse::formatTable(v, r, o.top);
+            << r.stats.pareto << " Pareto-optimal (*)\n";
+  // Listed for analysis, but emit and verify will refuse them: say so before the table.
+  const std::string problem = arch::buildProblem(prog, v, c.elementBits);
+  if (!problem.empty())
+    std::cout << "note: not buildable yet, so emit and verify refuse these designs: " << problem
+              << "\n";
+  std::cout << "\n" << dse::formatTable(v, r, o.top);
   std::cout.flush();
   if (!o.quiet) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -116,7 +123,9 @@ Action addExploreCommand(CLI::App& app) {
       "docs/user-guide.md explains the flags, docs/cost-model.md every metric.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
-  cmd->add_option("--top", o->top, "Designs to show in the table (default 20)")->type_name("N");
+  cmd->add_option("--top", o->top, "Designs to show in the table (default 20)")
+      ->type_name("N")
+      ->check(wholeNumber(0, int64_t(1) << 40));
   cmd->add_option("--json", o->json,
                   "Write the shown designs and the whole Pareto front in full detail as JSON")
       ->type_name("FILE");

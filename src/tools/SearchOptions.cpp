@@ -1,5 +1,7 @@
 #include "SearchOptions.h"
 
+#include "Numbers.h"
+
 #include "rubick/dse/Target.h"
 #include "rubick/support/Diagnostic.h"
 
@@ -48,15 +50,15 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
   cmd.add_option("--array-range", o.arrayRange, "Every PxQ with LO <= P, Q <= HI, e.g. 4..16")
       ->type_name("LO..HI");
   cmd.add_option("--max-fanout", o.maxFanout,
-                 "Largest fan-out (inputs) or fan-in (outputs) of any access entry")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--max-ports", o.maxPorts, "Most buffer ports (banks) per tensor")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber);
-  cmd.add_option("--buffer-kib", o.bufferKib, "On-chip buffer budget for all banks, in KiB")
-      ->type_name("N")
-      ->check(CLI::NonNegativeNumber);
+                 "Largest fan-out (inputs) or fan-in (outputs) of any access entry; 'none' "
+                 "lifts a target's limit")
+      ->type_name("N|none");
+  cmd.add_option("--max-ports", o.maxPorts,
+                 "Most buffer ports (banks) per tensor; 'none' lifts a target's limit")
+      ->type_name("N|none");
+  cmd.add_option("--buffer-kib", o.bufferKib,
+                 "On-chip buffer budget for all banks, in KiB; 'none' lifts a target's limit")
+      ->type_name("N|none");
   cmd.add_option("--entries", o.entries,
                  "Allowed access entries: all, fpga (no diagonals), or a list of names/numbers")
       ->type_name("all|fpga|LIST");
@@ -73,13 +75,17 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
                  "Attention pipelines: key-block sizes to consider, e.g. 16,128 (default: all keys "
                  "in one block, and every power of two from 4 below that)")
       ->type_name("N,...")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(wholeNumber(1, int64_t(1) << 30));
   cmd.add_option("--vector-lanes", o.vectorLanes,
                  "Attention pipelines: vector unit widths W to consider (elements per cycle in "
                  "the vector passes), e.g. 1,4 (default: 1,2,4,8)")
       ->type_name("W,...")
-      ->delimiter(',');
-  cmd.add_option("--threads", o.threads, "Worker threads (default: all cores)")->type_name("N");
+      ->delimiter(',')
+      ->check(wholeNumber(1, 1024));
+  cmd.add_option("--threads", o.threads, "Worker threads (default: all cores)")
+      ->type_name("N")
+      ->check(wholeNumber(1, 4096));
 }
 
 dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program& prog,
@@ -109,12 +115,10 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
   }
   if (!o.arrayRange.empty()) c.arrays = parseRange(o.arrayRange);
   if (c.arrays.empty()) c.arrays = {{8, 8}};
-  if (o.maxFanout >= 0) c.maxFanout = o.maxFanout;
-  if (o.maxPorts >= 0) c.maxPorts = o.maxPorts;
-  if (o.bufferKib > (int64_t(1) << 40))
-    throw Error("--buffer-kib",
-                "buffer budget " + std::to_string(o.bufferKib) + " KiB is too large");
-  if (o.bufferKib >= 0) c.bufferBytes = o.bufferKib * 1024;
+  // The library's 0 means "no limit"; the flags spell that "none" and refuse 0.
+  if (auto n = parseLimit("--max-fanout", o.maxFanout, int64_t(1) << 30)) c.maxFanout = *n;
+  if (auto n = parseLimit("--max-ports", o.maxPorts, int64_t(1) << 30)) c.maxPorts = *n;
+  if (auto n = parseLimit("--buffer-kib", o.bufferKib, int64_t(1) << 40)) c.bufferBytes = *n * 1024;
   if (!o.entries.empty()) c.entries = dse::parseEntrySet(o.entries, "--entries");
   if (!o.dtype.empty()) dtype = o.dtype;
   for (const dataflow::AccessView& a : v.accesses) {

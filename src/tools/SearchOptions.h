@@ -16,7 +16,7 @@ namespace rubick::cli {
 struct SearchOptions {
   DataflowOptions df; // --stmt, --array
   std::string arrayRange;
-  int64_t maxFanout = -1, maxPorts = -1, bufferKib = -1;
+  std::string maxFanout, maxPorts, bufferKib; // a number, "none", or empty: not given
   std::string entries, dtype, target, costTable, objective = "latency";
   unsigned threads = 0;
   std::vector<int64_t> blockKeys;   // attention pipelines: key-block sizes to consider

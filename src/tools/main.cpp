@@ -6,6 +6,7 @@
 
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Interrupt.h"
+#include "rubick/support/Unsupported.h"
 
 #include <exception>
 #include <iostream>
@@ -34,10 +35,11 @@ int main(int argc, char** argv) {
                "rubick"};
   app.set_version_flag("--version", "rubick " RUBICK_VERSION);
   app.require_subcommand(1);
-  app.footer("Run `rubick <command> --help` for the options of each command.\n"
-             "Exit status: 0 success; 1 an error in the input (or a design failed verify);\n"
-             "2 a usage error; 3 verify: the program cannot be built yet; 70 an internal\n"
-             "error; 130 interrupted. docs/user-guide.md lists them.");
+  app.footer(
+      "Run `rubick <command> --help` for the options of each command.\n"
+      "Exit status: 0 success; 1 an error in the input (or a design failed verify);\n"
+      "2 a usage error; 3 unsupported: rubick cannot build this program yet; 70 an internal\n"
+      "error; 130 interrupted. docs/user-guide.md lists them.");
 
   std::map<std::string, Action> actions;
   actions["explore"] = addExploreCommand(app);
@@ -60,6 +62,9 @@ int main(int argc, char** argv) {
       command = sub->get_name();
       return actions.at(command)();
     }
+  } catch (const rubick::Unsupported& e) {
+    std::cerr << "rubick " << command << ": unsupported: " << e.diag().message << "\n";
+    return kExitUnsupported;
   } catch (const rubick::Error& e) {
     std::cerr << rubick::formatError(e);
     return kExitError;

@@ -3,11 +3,13 @@
 #include "Runtime.h"
 #include "Simulate.h"
 
+#include "rubick/arch/Buildable.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/emit/Package.h"
 #include "rubick/ref/Interpreter.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Interrupt.h"
+#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <atomic>
@@ -112,8 +114,11 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
                                   const dse::ExploreOptions& eo, const Options& o,
                                   double* runtimeSeconds) {
   InterruptScope interruptible; // a signal now unwinds through the cleanups below
-  prepareWork(o);
   const dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
+  // Before anything is written: a statement the hardware cannot build is not a failed design.
+  const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
+  if (!problem.empty()) throw Unsupported("verify", problem);
+  prepareWork(o);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   unsigned jobs = o.jobs ? o.jobs : cores;
   jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(points.size())));

@@ -2,7 +2,8 @@
 # Usage: run_error_case.sh RUBICK CASE
 # CASE.tc holds a bad program; its first line may be `# args: <subcommand and flags>` (default
 # `dump --poly`), and a line `# input: PATH` runs rubick on PATH instead of CASE.tc (for errors
-# about the file itself). The test passes when rubick exits with status 1, prints exactly
+# about the file itself), and a line `# exit: N` expects exit status N instead of 1 (3 for
+# "unsupported"). The test passes when rubick exits with that status, prints exactly
 # CASE.err on stderr, prints nothing on stdout, and leaves no output file (`-o` points into an
 # empty folder unless the args give their own -o; `@OUT` in the args names a file in that
 # folder instead, for commands with other output flags). With RUBICK_UPDATE_GOLDEN=1 the .err
@@ -13,6 +14,8 @@ case=$2
 args=$(sed -n '1s/^# args: //p' "$case.tc")
 [ -n "$args" ] || args="dump --poly"
 input=$(sed -n 's/^# input: //p' "$case.tc")
+expect=$(sed -n 's/^# exit: //p' "$case.tc")
+[ -n "$expect" ] || expect=1
 [ -n "$input" ] || input="$case.tc"
 outdir=$(mktemp -d)
 trap 'rm -rf "$outdir"' EXIT
@@ -27,7 +30,7 @@ if [ "${RUBICK_UPDATE_GOLDEN:-0}" = 1 ]; then
   echo "errors: updated $case.err"
 fi
 fail=0
-[ $rc -eq 1 ] || { echo "expected exit status 1, got $rc"; fail=1; }
+[ "$rc" -eq "$expect" ] || { echo "expected exit status $expect, got $rc"; fail=1; }
 [ -s "$outdir/.stdout" ] && { echo "unexpected stdout:"; cat "$outdir/.stdout"; fail=1; }
 leftover=$(ls -A "$outdir" | grep -v '^\.std' || true)
 [ -z "$leftover" ] || { echo "output left behind: $leftover"; fail=1; }
