@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <unistd.h>
 
@@ -87,6 +88,24 @@ std::string foreignContent(const fs::path& dir) {
   }
   if (ec) return "it cannot be read: " + ec.message();
   return "";
+}
+
+// A work directory an earlier rubick (before the mark existed) filled: nothing in it but
+// verify's own entries, i.e. `.runtime`, design directories (each with its design.json) and, in
+// a runtime directory, the flavours with their locks, logs and build directories.
+bool earlierWorkDirectory(const fs::path& dir) {
+  static const std::regex runtimeEntry(
+      "[0-9a-f]{16}-(plain|trace)(\\.lock|\\.failed\\.log|\\.tmp-[0-9]+)?|probe-[0-9]+\\.log");
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const bool isDir = fs::is_directory(it->symlink_status(ec));
+    if (name == ".runtime" && isDir) continue;
+    if (isDir && fs::is_regular_file(it->path() / "design.json", ec)) continue;
+    if (std::regex_match(name, runtimeEntry)) continue;
+    return false;
+  }
+  return !ec;
 }
 
 } // namespace
@@ -172,7 +191,7 @@ void claimWorkDirectory(const std::string& dir, Overwrite how) {
   if (fs::exists(mark, ec)) return;
   // Concurrent rubick processes may claim one directory: each sees it empty or marked, as the
   // mark is the first thing written into it.
-  if (!fs::is_empty(dir, ec) && how != Overwrite::Force)
+  if (!fs::is_empty(dir, ec) && how != Overwrite::Force && !earlierWorkDirectory(dir))
     throw Error(dir, std::string("refusing to use this directory for verify's work: it is not "
                                  "empty and is not a rubick work directory (no ") +
                          kWorkMarkName +

@@ -171,6 +171,26 @@ TEST(OwnedOutput, RefusesAForeignWorkDirectoryUnlessForced) {
   EXPECT_NE(errorOf([&] { claimWorkDirectory(t / "file", Overwrite::Force); }), "");
 }
 
+TEST(OwnedOutput, RecognisesAnEarlierUnmarkedWorkDirectory) {
+  TempDir t;
+  // As verify filled them before the mark existed: designs and the runtime.
+  writeText(t.path() / "work/047b034bce/design.json", "{}\n");
+  writeText(t.path() / "work/047b034bce/obj_dir/sim", "");
+  writeText(t.path() / "work/.runtime/3fc6bcc13a61c12b-plain/obj/harness.o", "");
+  writeText(t.path() / "work/.runtime/3fc6bcc13a61c12b-plain.lock", "");
+  claimWorkDirectory(t / "work", Overwrite::OwnOnly);
+  claimWorkDirectory(t / "work/.runtime", Overwrite::OwnOnly);
+  EXPECT_TRUE(fs::exists(t.path() / "work/.rubick-work"));
+  EXPECT_TRUE(fs::exists(t.path() / "work/.runtime/.rubick-work"));
+  // One file of the user's among them makes it foreign.
+  writeText(t.path() / "old/047b034bce/design.json", "{}\n");
+  writeText(t.path() / "old/notes.txt", "mine\n");
+  EXPECT_NE(errorOf([&] { claimWorkDirectory(t / "old", Overwrite::OwnOnly); }), "");
+  // A directory without design.json is not a design.
+  writeText(t.path() / "src/lib/x.c", "int x;\n");
+  EXPECT_NE(errorOf([&] { claimWorkDirectory(t / "src", Overwrite::OwnOnly); }), "");
+}
+
 TEST(OwnedOutput, SingleFiles) {
   TempDir t;
   const std::string sig = "id,pareto,";

@@ -10,6 +10,8 @@
 //    refused with an error naming the path.
 //  - Work directories (`verify --work`, `--runtime-dir`): used when missing, empty, or marked
 //    with .rubick-work (written when rubick starts using one); everything inside is rubick's.
+//    One an earlier rubick filled without the mark (nothing in it but verify's own design and
+//    runtime entries) is recognised and marked.
 //  - Single files (`explore --json/--csv/--plot`, `dump -o`): written atomically. An existing file
 //    is replaced only when its start carries the signature of the file rubick writes there;
 //    a format without a signature (dump's text) never replaces an existing file.
