@@ -7,7 +7,8 @@
 #
 #   bench/verify_sweep.sh [RUBICK] [WORK] [PIECE]
 #     RUBICK  the rubick binary (default build/rubick)
-#     WORK    work directory, kept between runs (default /tmp/rubick-sweep; ~2 MB per design)
+#     WORK    kept between runs: results and reports, and verify's work directory WORK/verify
+#             (default /tmp/rubick-sweep; ~2 MB per design)
 #     PIECE   designs per piece (default 500)
 #   Extra arguments for verify go in SWEEP_ARGS (e.g. SWEEP_ARGS="--jobs 1"); SWEEP_COMMIT names
 #   the commit RUBICK was built from (default: the checkout's HEAD).
@@ -23,11 +24,13 @@ piece=${3:-500}
 [ -x "$rubick" ] || { echo "verify_sweep: $rubick not found; build it first" >&2; exit 1; }
 mkdir -p "$work"
 results="$work/results.tsv"
+# verify uses only a directory of its own (it refuses one holding other files).
+verifyWork="$work/verify"
 [ -f "$results" ] || printf 'commit\tfirst\tlast\ttotal\tpassed\tfailed\tseconds\n' >"$results"
 commit=${SWEEP_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 
 # How many designs --all selects: verify's own count, from a one-design piece's summary line.
-total=$("$rubick" verify examples/gemm.tc --all --limit 1 --work "$work" --quiet ${SWEEP_ARGS:-} |
+total=$("$rubick" verify examples/gemm.tc --all --limit 1 --work "$verifyWork" --quiet ${SWEEP_ARGS:-} |
   sed -n 's/^designs 1-1 of the \([0-9]*\) selected$/\1/p')
 [ -n "$total" ] || { echo "verify_sweep: could not count the designs" >&2; exit 1; }
 echo "verify_sweep: $total designs, pieces of $piece, results in $results"
@@ -42,7 +45,7 @@ for ((skip = 0; skip < total; skip += piece)); do
   start=$(date +%s)
   set +e
   # shellcheck disable=SC2086
-  out=$("$rubick" verify examples/gemm.tc --all --skip "$skip" --limit "$piece" --work "$work" \
+  out=$("$rubick" verify examples/gemm.tc --all --skip "$skip" --limit "$piece" --work "$verifyWork" \
     --quiet ${SWEEP_ARGS:-})
   set -e
   seconds=$(($(date +%s) - start))

@@ -8,6 +8,7 @@
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/OwnedOutput.h"
 
 #include <nlohmann/json.hpp>
 
@@ -208,36 +209,12 @@ std::vector<File> package(const tc::Program& prog, const dataflow::StatementView
   return files;
 }
 
-void writeDirectory(const std::string& outdir, const std::vector<File>& files) {
-  fs::path target(outdir);
-  fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::error_code ec;
-  if (!fs::is_directory(parent, ec))
-    throw Error(outdir, "cannot write: the parent directory does not exist");
-  fs::path tmp = parent / (target.filename().string() + ".tmp." + std::to_string(::getpid()));
-  fs::remove_all(tmp, ec);
-  try {
-    for (const File& f : files) {
-      fs::path p = tmp / f.path;
-      fs::create_directories(p.parent_path());
-      std::ofstream out(p, std::ios::binary);
-      out << f.content;
-      out.close();
-      if (!out)
-        throw Error(outdir, std::string("cannot write ") + f.path + ": " + std::strerror(errno));
-    }
-    fs::path old = parent / (target.filename().string() + ".old." + std::to_string(::getpid()));
-    bool had = fs::exists(target, ec);
-    if (had) fs::rename(target, old);
-    fs::rename(tmp, target);
-    if (had) fs::remove_all(old, ec);
-  } catch (const fs::filesystem_error& e) {
-    fs::remove_all(tmp, ec);
-    throw Error(outdir, std::string("cannot write: ") + e.code().message());
-  } catch (...) {
-    fs::remove_all(tmp, ec);
-    throw;
-  }
+void writeDirectory(const std::string& outdir, const std::vector<File>& files, Overwrite how) {
+  std::vector<OutputEntry> entries;
+  entries.reserve(files.size());
+  for (const File& f : files)
+    entries.push_back({f.path, f.content});
+  writeOutputDirectory(outdir, entries, how);
 }
 
 } // namespace rubick::emit

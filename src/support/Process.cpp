@@ -1,5 +1,7 @@
 #include "rubick/support/Process.h"
 
+#include "rubick/support/Interrupt.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -29,8 +31,8 @@ bool onPath(const std::string& program) {
   return false;
 }
 
-int runProcess(const std::vector<std::string>& argv, const std::string& cwd,
-               const std::string& log, std::string* error) {
+int runProcess(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log,
+               std::string* error) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
@@ -43,16 +45,33 @@ int runProcess(const std::vector<std::string>& argv, const std::string& cwd,
   for (const std::string& a : argv)
     args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // Each child leads its own process group, so an interruption reaches the tools it starts
+  // too (make's compilers), through requestInterrupt.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) {
     if (error) *error = "cannot run " + argv[0] + ": " + std::strerror(rc);
     return -1;
   }
+  const int slot = registerChild(pid);
+  // A signal that came between the spawn and the registration has not reached the child.
+  if (int sig = interruptSignal()) ::kill(-pid, sig);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
+  pid_t got;
+  while ((got = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+    if (int sig = interruptSignal(); sig && slot < 0) ::kill(-pid, sig);
+  unregisterChild(slot);
+  throwIfInterrupted();
+  if (got < 0) {
+    if (error) *error = "cannot wait for " + argv[0] + ": " + std::strerror(errno);
+    return -1;
+  }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (error) *error = argv[0] + " was killed by signal " + std::to_string(WTERMSIG(status));
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);

@@ -24,14 +24,15 @@ const attn::PipelinePoint& pickPipeline(const attn::PipelineResult& r, const std
 }
 
 int emitPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
-                 const std::string& point, const std::string& output, const std::string& name) {
+                 const std::string& point, const std::string& output, const std::string& name,
+                 Overwrite how) {
   if (search.entries.find('=') != std::string::npos)
     throw Error("--entries", "choose an attention pipeline with --point (from `rubick explore`)");
   attn::PipelineResult r = explorePipelines(prog, input, search);
   const attn::PipelinePoint& p = pickPipeline(r, point);
   const std::string prefix = name.empty() ? emit::moduleName(prog.name, p.id) : name;
   std::vector<emit::File> files = emit::attentionPackage(prog, r.form, p, prefix);
-  emit::writeDirectory(output, files);
+  emit::writeDirectory(output, files, how);
   std::cout << "attention pipeline " << p.id << ": block " << p.blockKeys << ", " << p.lanes
             << " vector lane(s), GEMM 1 " << p.g1.design.id << ", GEMM 2 " << p.g2.design.id << "\n"
             << "latency " << p.latency << " cycles; top module " << prefix << "_top; "

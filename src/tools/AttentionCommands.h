@@ -6,6 +6,7 @@
 #include "SearchOptions.h"
 
 #include "rubick/attn/Pipeline.h"
+#include "rubick/support/OwnedOutput.h"
 #include "rubick/verify/Verify.h"
 
 #include <string>
@@ -15,9 +16,11 @@ namespace rubick::cli {
 /// The pipeline `--point ID` names among the explored ones (the best when `id` is empty).
 const attn::PipelinePoint& pickPipeline(const attn::PipelineResult& r, const std::string& id);
 
-/// Emits the chosen pipeline into `output`; `name` overrides the module prefix.
+/// Emits the chosen pipeline into `output` (replaced as `how` allows); `name` overrides the
+/// module prefix.
 int emitPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
-                 const std::string& point, const std::string& output, const std::string& name);
+                 const std::string& point, const std::string& output, const std::string& name,
+                 Overwrite how);
 
 struct PipelineVerifyOptions {
   std::string point;

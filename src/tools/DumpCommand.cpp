@@ -8,7 +8,7 @@
 #include "rubick/frontend/Printer.h"
 #include "rubick/poly/PolyProgram.h"
 #include "rubick/support/Diagnostic.h"
-#include "rubick/support/OutputFile.h"
+#include "rubick/support/OwnedOutput.h"
 
 #include <iostream>
 #include <memory>
@@ -24,9 +24,15 @@ struct DumpOptions {
   bool ir = false;
   bool space = false;
   std::string output;
+  bool force = false;
 };
 
 int runDump(const DumpOptions& o) {
+  // The dump's text carries no mark of rubick, so an existing file is replaced only with --force
+  // (rubick/support/OwnedOutput.h); checked before the work.
+  const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
+  const bool toFile = !o.output.empty() && o.output != "-";
+  if (toFile) checkOutputFile(o.output, "", how);
   std::string text;
   if (o.ir) {
     text = dumpIr(o.input, o.dataflow);
@@ -40,11 +46,10 @@ int runDump(const DumpOptions& o) {
     poly::PolyProgram p = poly::lower(ctx, loadInput(o.input));
     text = poly::printPoly(p);
   }
-  if (o.output.empty() || o.output == "-") {
+  if (toFile)
+    writeOutputFile(o.output, text, "", how);
+  else
     std::cout << text;
-  } else {
-    writeFileAtomically(o.output, text);
-  }
   return 0;
 }
 
@@ -80,8 +85,10 @@ Action addDumpCommand(CLI::App& app) {
   addArrayOption(*cmd, opts->dataflow,
                  "Default: for --ir the array the dataflow needs, for --space 8x8.");
   addDataflowOption(*cmd, opts->dataflow);
-  cmd->add_option("-o,--output", opts->output, "Write to FILE instead of standard output")
+  cmd->add_option("-o,--output", opts->output,
+                  "Write to FILE instead of standard output (FILE must not exist yet)")
       ->type_name("FILE");
+  cmd->add_flag("--force", opts->force, "Overwrite FILE when it exists");
   return [opts] { return runDump(*opts); };
 }
 

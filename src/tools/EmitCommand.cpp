@@ -7,8 +7,10 @@
 #include "SearchOptions.h"
 
 #include "rubick/dataflow/Decompose.h"
+#include "rubick/emit/ModuleName.h"
 #include "rubick/emit/Package.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/OwnedOutput.h"
 
 #include <iostream>
 #include <map>
@@ -21,6 +23,8 @@ struct EmitCli {
   InputOptions input;
   SearchOptions search;
   std::string point, layouts, output, name;
+  bool force = false;
+  CLI::Option* nameOption = nullptr; // to tell `--name ''` from no --name
 };
 
 // "A=X-systolic,B=4" -> access name -> value.
@@ -53,9 +57,12 @@ std::map<std::string, std::string> parsePairs(const std::string& text, const std
 
 int runEmit(const EmitCli& o) {
   if (o.output.empty()) throw Error("emit", "give the output directory with -o OUTDIR");
+  if (o.nameOption->count() > 0) emit::checkModulePrefix(o.name);
+  const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
+  checkOutputDirectory(o.output, how); // before the search, which may take a while
   tc::Program prog = loadInput(o.input);
   if (wantsPipeline(prog, o.search)) // attention: the whole fused pipeline
-    return emitPipeline(prog, o.input, o.search, o.point, o.output, o.name);
+    return emitPipeline(prog, o.input, o.search, o.point, o.output, o.name, how);
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
@@ -112,7 +119,7 @@ int runEmit(const EmitCli& o) {
   }
   std::string name = o.name.empty() ? emit::moduleName(prog.name, chosen->id) : o.name;
   std::vector<emit::File> files = emit::package(prog, v, *chosen, eo, name);
-  emit::writeDirectory(o.output, files);
+  emit::writeDirectory(o.output, files, how);
   std::cout << "design " << chosen->id << ": " << dataflow::toSpec(chosen->dataflow, v) << " on "
             << chosen->dataflow.p << "x" << chosen->dataflow.q << "\n"
             << "latency " << chosen->metrics.latency << " cycles; top module " << name << "_top; "
@@ -136,7 +143,9 @@ Action addEmitCommand(CLI::App& app) {
       "OUTDIR receives rtl/ (templates and the generated array and top), filelist.f,\n"
       "design.json (IR, schedule, metrics, and every tensor element's bank and address) and\n"
       "README.md (interface, protocol, timing). OUTDIR is replaced only when everything is\n"
-      "written. docs/hardware.md describes the emitted hardware.");
+      "written, and only when it is new, empty or an unchanged earlier rubick output (its\n"
+      ".rubick-output manifest lists the files); anything else is refused unless --force.\n"
+      "docs/hardware.md describes the emitted hardware.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
   cmd->add_option("--point", o->point, "The design ID from `rubick explore`")->type_name("ID");
@@ -144,10 +153,16 @@ Action addEmitCommand(CLI::App& app) {
                   "Also require layout transforms, e.g. A=skew,B=transpose (plain, transpose, "
                   "skew, transpose+skew, stride, general)")
       ->type_name("T=TRANSFORM,...");
-  cmd->add_option("-o,--output", o->output, "Output directory (replaced only on success)")
+  cmd->add_option("-o,--output", o->output,
+                  "Output directory (replaced only on success, and only when rubick wrote it)")
       ->type_name("OUTDIR");
-  cmd->add_option("--name", o->name, "Module prefix (default: program name and design ID)")
-      ->type_name("NAME");
+  cmd->add_flag("--force", o->force,
+                "Replace OUTDIR even when rubick did not write it (its files are deleted)");
+  o->nameOption =
+      cmd->add_option("--name", o->name,
+                      "Module prefix (default: program name and design ID): a Verilog identifier "
+                      "([A-Za-z_][A-Za-z0-9_]*, no keyword)")
+          ->type_name("NAME");
   return [o] { return runEmit(*o); };
 }
 

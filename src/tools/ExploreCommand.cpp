@@ -12,7 +12,7 @@
 #include "rubick/dse/Report.h"
 #include "rubick/dse/Target.h"
 #include "rubick/support/Diagnostic.h"
-#include "rubick/support/OutputFile.h"
+#include "rubick/support/OwnedOutput.h"
 
 #include <chrono>
 #include <cstdio>
@@ -27,11 +27,21 @@ struct ExploreCli {
   SearchOptions search;
   size_t top = 20;
   std::string json, csv, plot;
-  bool quiet = false;
+  bool quiet = false, force = false;
 };
+
+// How rubick recognises the files it wrote, so a second run may replace them
+// (rubick/support/OwnedOutput.h): each format's first bytes as src/dse writes them.
+const char* const kJsonSignature = "{\n  \"program\": \"";
+const char* const kCsvSignature = "id,pareto,p,q,latency,";
+const char* const kSvgSignature = ">rubick explore: ";
 
 int runExplore(const ExploreCli& o) {
   auto started = std::chrono::steady_clock::now();
+  const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
+  if (!o.json.empty()) checkOutputFile(o.json, kJsonSignature, how); // before the search
+  if (!o.csv.empty()) checkOutputFile(o.csv, kCsvSignature, how);
+  if (!o.plot.empty()) checkOutputFile(o.plot, kSvgSignature, how);
   tc::Program prog = loadInput(o.input);
   if (wantsPipeline(prog, o.search)) {
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
@@ -65,10 +75,11 @@ int runExplore(const ExploreCli& o) {
     std::vector<dse::DesignPoint> chosen;
     for (size_t i = 0; i < r.points.size(); ++i)
       if (i < o.top || r.points[i].pareto) chosen.push_back(r.points[i]);
-    writeFileAtomically(o.json, dse::toJson(prog, v, chosen, eo));
+    writeOutputFile(o.json, dse::toJson(prog, v, chosen, eo), kJsonSignature, how);
   }
-  if (!o.csv.empty()) writeFileAtomically(o.csv, dse::toCsv(v, r.points));
-  if (!o.plot.empty()) writeFileAtomically(o.plot, dse::paretoSvg(v, r.points, eo.objective));
+  if (!o.csv.empty()) writeOutputFile(o.csv, dse::toCsv(v, r.points), kCsvSignature, how);
+  if (!o.plot.empty())
+    writeOutputFile(o.plot, dse::paretoSvg(v, r.points, eo.objective), kSvgSignature, how);
 
   std::string arrays = c.arrays.size() == 1
                            ? std::to_string(c.arrays[0].p) + "x" + std::to_string(c.arrays[0].q)
@@ -121,6 +132,8 @@ Action addExploreCommand(CLI::App& app) {
   cmd->add_option("--csv", o->csv, "Write every design's metrics as CSV")->type_name("FILE");
   cmd->add_option("--plot", o->plot, "Write latency against wires (or area) as SVG")
       ->type_name("FILE.svg");
+  cmd->add_flag("--force", o->force,
+                "Overwrite existing --json/--csv/--plot files even when rubick did not write them");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar or timing on stderr");
   return [o] { return runExplore(*o); };
 }

@@ -26,7 +26,7 @@ struct VerifyCli {
   InputOptions input;
   SearchOptions search;
   std::string point, cover, wave, work = "/tmp/rubick-verify", runtimeDir;
-  bool all = false, quiet = false, timing = false;
+  bool all = false, quiet = false, timing = false, force = false;
   std::string build = "auto";
   size_t limit = 0, skip = 0;
   uint64_t seed = 1;
@@ -47,6 +47,7 @@ verify::Options runOptions(const VerifyCli& o) {
   verify::Options vo;
   vo.workDir = o.work;
   vo.runtimeDir = o.runtimeDir;
+  vo.force = o.force;
   vo.seed = o.seed;
   vo.trials = o.trials;
   vo.wave = o.wave;
@@ -58,6 +59,7 @@ verify::Options runOptions(const VerifyCli& o) {
 int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
   verify::Options vo = runOptions(o);
+  verify::checkTools();                // before the search, which may take a while
   if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
     if (o.all || !o.cover.empty() || o.limit)
       throw Error("verify", "--all, --cover and --limit are for single statements (use --stmt)");
@@ -210,8 +212,11 @@ Action addVerifyCommand(CLI::App& app) {
       ->type_name("N");
   cmd->add_option("--wave", o->wave, "Write the first trial's waveform to FILE.fst")
       ->type_name("FILE.fst");
-  cmd->add_option("--work", o->work, "Work directory (default /tmp/rubick-verify)")
+  cmd->add_option("--work", o->work,
+                  "Work directory (default /tmp/rubick-verify); must be new, empty or rubick's")
       ->type_name("DIR");
+  cmd->add_flag("--force", o->force,
+                "Use --work and --runtime-dir even when they hold files rubick did not write");
   cmd->add_option("--runtime-dir", o->runtimeDir,
                   "Where the parts every design links are compiled once and reused (default "
                   "WORK/.runtime); work directories may share one")

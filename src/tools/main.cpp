@@ -2,8 +2,10 @@
 
 #include "Commands.h"
 #include "ExitCodes.h"
+#include "Signals.h"
 
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Interrupt.h"
 #include "rubick/support/Unsupported.h"
 
 #include <exception>
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
     return internalError("(parsing the command line)", e.what());
   }
   std::string command = "(no command)";
+  installInterruptHandlers();
   try {
     for (CLI::App* sub : app.get_subcommands()) {
       command = sub->get_name();
@@ -65,6 +68,10 @@ int main(int argc, char** argv) {
   } catch (const rubick::Error& e) {
     std::cerr << rubick::formatError(e);
     return kExitError;
+  } catch (const rubick::Interrupted& e) {
+    // Temporary and half-built files were removed while unwinding (docs/user-guide.md).
+    std::cerr << "rubick " << command << ": " << e.what() << "; stopped\n";
+    return 128 + e.signal();
   } catch (const std::bad_alloc&) {
     return internalError(command, "out of memory");
   } catch (const std::exception& e) {

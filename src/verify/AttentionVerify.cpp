@@ -6,6 +6,7 @@
 #include "rubick/emit/Attention.h"
 #include "rubick/ref/Attention.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Interrupt.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -88,6 +89,7 @@ std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm
 
 Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
                        const attn::PipelinePoint& p, const Options& o, double* runtimeSeconds) {
+  InterruptScope interruptible; // a signal now unwinds through the cleanups in simulate
   prepareWork(o);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs = o.jobs ? o.jobs : cores;

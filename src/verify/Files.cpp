@@ -21,6 +21,7 @@ void writeFile(const std::filesystem::path& p, const std::string& text) {
 }
 
 std::string tail(const std::string& text, size_t lines) {
+  if (text.empty()) return text; // a tool that failed without a word (substr would throw)
   size_t pos = text.size();
   for (size_t n = 0; n <= lines && pos > 0; ++n)
     pos = text.rfind('\n', pos - 1);

@@ -92,11 +92,46 @@ std::string hashText(const std::string& text) {
 }
 
 std::string commandOutput(const std::vector<std::string>& args, const fs::path& scratch) {
-  fs::remove(scratch);
-  runProcess(args, "", scratch.string());
+  std::error_code ec;
+  fs::remove(scratch, ec);
+  try {
+    runProcess(args, "", scratch.string());
+  } catch (...) {
+    fs::remove(scratch, ec);
+    throw;
+  }
   std::string text = readFile(scratch);
-  fs::remove(scratch);
+  fs::remove(scratch, ec);
   return text;
+}
+
+// Removes a directory when leaving the scope, unless released: a build that fails or is
+// interrupted leaves no half-built directory behind.
+class RemoveOnExit {
+public:
+  explicit RemoveOnExit(fs::path dir) : dir_(std::move(dir)) {}
+  ~RemoveOnExit() {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+  void release() { dir_.clear(); }
+  RemoveOnExit(const RemoveOnExit&) = delete;
+  RemoveOnExit& operator=(const RemoveOnExit&) = delete;
+
+private:
+  fs::path dir_;
+};
+
+// Build directories of `key` left by processes that died (SIGKILL, power loss) before their
+// cleanup ran. Called under the flavour's lock, so no live process is building into one.
+void removeStaleBuilds(const fs::path& root, const std::string& key) {
+  std::error_code ec;
+  const std::string prefix = key + ".tmp-";
+  std::vector<fs::path> stale;
+  for (fs::directory_iterator it(root, ec), end; it != end && !ec; it.increment(ec))
+    if (it->path().filename().string().rfind(prefix, 0) == 0) stale.push_back(it->path());
+  for (const fs::path& p : stale)
+    fs::remove_all(p, ec);
 }
 
 // The objects of a finished flavour directory, or nothing when any is missing.
@@ -169,6 +204,7 @@ Prebuilt Runtime::build(bool trace) const {
   FileLock lock(fs::path(root_) / (key + ".lock"));
   if (std::optional<Prebuilt> p = load(dir, key)) return *p;
   fs::remove_all(dir); // incomplete: rebuild
+  removeStaleBuilds(root_, key);
 
   // Built aside and renamed into place, so a directory under its final name is always whole,
   // even with several rubick processes sharing the work directory.
@@ -176,16 +212,22 @@ Prebuilt Runtime::build(bool trace) const {
   const fs::path tmp = fs::path(root_) / (key + ".tmp-" + std::to_string(::getpid()));
   fs::remove_all(tmp);
   fs::create_directories(tmp);
+  RemoveOnExit cleanup(tmp);
   writeFile(tmp / "stub.v", "module rubick_stub(input wire clk);\nendmodule\n");
   writeFile(tmp / "harness.cpp", emit::simTemplates().at("rubick_harness"));
   writeFile(tmp / "key.txt", key_ + "\nflavour " + flavour + "\n");
   const fs::path log = tmp / "build.log";
+  // A failed build's log outlives the build directory.
+  const fs::path keptLog = fs::path(root_) / (key + ".failed.log");
   auto run = [&](const std::vector<std::string>& args) {
     std::string why;
-    if (runProcess(args, tmp.string(), log.string(), &why) != 0)
+    if (runProcess(args, tmp.string(), log.string(), &why) != 0) {
+      std::error_code ec;
+      fs::copy_file(log, keptLog, fs::copy_options::overwrite_existing, ec);
       throw Error("verify", "building the simulation runtime failed" +
-                                (why.empty() ? "" : ": " + why) + " (log: " + log.string() + ")\n" +
-                                tail(readFile(log), 15));
+                                (why.empty() ? "" : ": " + why) + " (log: " + keptLog.string() +
+                                ")\n" + tail(readFile(log), 15));
+    }
   };
   std::vector<std::string> gen = verilatorCommand(trace, "obj");
   gen.insert(gen.end(), {"--top-module", "rubick_stub", "stub.v", "harness.cpp"});
@@ -198,7 +240,7 @@ Prebuilt Runtime::build(bool trace) const {
 
   std::error_code ec;
   fs::rename(tmp, dir, ec);
-  if (ec) fs::remove_all(tmp); // another process finished first; its copy is as good
+  if (!ec) cleanup.release(); // else another process finished first; its copy is as good
   std::optional<Prebuilt> p = load(dir, key);
   if (!p) throw Error(dir.string(), "the simulation runtime is incomplete");
   p->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -4,6 +4,8 @@
 
 #include "rubick/emit/Templates.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Interrupt.h"
+#include "rubick/support/OwnedOutput.h"
 #include "rubick/support/Process.h"
 
 #include <chrono>
@@ -66,19 +68,30 @@ bool optimiseFor(int64_t simulatedCycles, int64_t pes) {
   return double(simulatedCycles) * double(pes) > 2e7;
 }
 
+void checkTools() {
+  // verilator (a Perl script) generates C++; make runs Verilator's makefile, which compiles and
+  // links with g++ and archives with ar (verilated.mk). The simulator is built, not found.
+  for (const char* tool : {"verilator", "make", "g++", "ar"})
+    if (!onPath(tool))
+      throw Error("verify", std::string(tool) +
+                                " is not on PATH; verify runs verilator, make, g++ and ar "
+                                "(scripts/setup.sh installs them)");
+}
+
 void prepareWork(const Options& o) {
-  if (!onPath("verilator"))
-    throw Error("verify", "verilator is not on PATH (scripts/setup.sh installs it)");
-  std::error_code ec;
-  fs::create_directories(o.workDir, ec);
-  if (ec) throw Error(o.workDir, "cannot create the work directory: " + ec.message());
+  checkTools(); // before anything is created, so a missing tool leaves nothing behind
+  const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
+  claimWorkDirectory(o.workDir, how);
+  claimWorkDirectory(runtimeRoot(o), how);
 }
 
 std::string runtimeRoot(const Options& o) {
   return o.runtimeDir.empty() ? (fs::path(o.workDir) / ".runtime").string() : o.runtimeDir;
 }
 
-void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
+namespace {
+
+void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
   d.files.push_back({"dut.cpp", emit::simTemplates().at("rubick_dut")});
   injectFault(d.files, d.faultyArray);
   // The build is reused when every input of it is unchanged: the design's files, the prebuilt
@@ -154,8 +167,15 @@ void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJob
       }
       std::string why;
       const int rc = runProcess(args, d.dir.string(), log, &why);
-      Trial t = parseRun(readFile(log), seed);
-      if (rc < 0) t.report += why + "\n";
+      const std::string text = readFile(log);
+      Trial t = parseRun(text, seed);
+      if (rc < 0)
+        t.report += why + "\n";
+      else if (rc != 0 && text.find("RESULT ") == std::string::npos)
+        t.report += "the simulation " +
+                    (why.empty() ? "exited with status " + std::to_string(rc)
+                                 : why.substr(why.find(' ') + 1)) +
+                    " (log: " + log + ")\n" + tail(text, 10);
       return t;
     };
     const std::string wave = k == 0 && !o.wave.empty() ? fs::absolute(o.wave).string() : "";
@@ -168,6 +188,19 @@ void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJob
       t.wave = w;
     }
     r.trials.push_back(std::move(t));
+  }
+}
+
+} // namespace
+
+void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
+  try {
+    simulateIn(d, o, runtime, buildJobs, r);
+  } catch (const Interrupted&) {
+    // Half built or half run: nothing in it can be trusted, and the next run rebuilds it.
+    std::error_code ec;
+    fs::remove_all(d.dir, ec);
+    throw;
   }
 }
 

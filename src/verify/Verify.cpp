@@ -8,12 +8,15 @@
 #include "rubick/emit/Package.h"
 #include "rubick/ref/Interpreter.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Interrupt.h"
 #include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -110,6 +113,7 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
                                   const std::vector<dse::DesignPoint>& points,
                                   const dse::ExploreOptions& eo, const Options& o,
                                   double* runtimeSeconds) {
+  InterruptScope interruptible; // a signal now unwinds through the cleanups below
   const dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // Before anything is written: a statement the hardware cannot build is not a failed design.
   const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
@@ -126,17 +130,29 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
   if (runtimeSeconds) *runtimeSeconds = rtSeconds;
   std::vector<Result> results(points.size());
   std::atomic<size_t> next{0}, done{0};
+  // The first exception a worker meets (an interruption, above all) stops the others from
+  // starting new designs and is rethrown here, after every worker has cleaned up.
+  std::mutex failMu;
+  std::exception_ptr failure;
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < jobs; ++t)
     pool.emplace_back([&] {
-      for (size_t i; (i = next++) < points.size();) {
-        results[i] = verifyOne(prog, stmt, v, points[i], eo, o, runtime, buildJobs);
-        size_t d = ++done;
-        if (o.progress) o.progress(d, points.size());
+      try {
+        for (size_t i; (i = next++) < points.size();) {
+          throwIfInterrupted();
+          results[i] = verifyOne(prog, stmt, v, points[i], eo, o, runtime, buildJobs);
+          size_t d = ++done;
+          if (o.progress) o.progress(d, points.size());
+        }
+      } catch (...) {
+        next = points.size();
+        std::lock_guard<std::mutex> lock(failMu);
+        if (!failure) failure = std::current_exception();
       }
     });
   for (std::thread& t : pool)
     t.join();
+  if (failure) std::rethrow_exception(failure);
   return results;
 }
 

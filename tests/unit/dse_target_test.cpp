@@ -4,6 +4,8 @@
 #include "rubick/dse/Target.h"
 #include "rubick/support/Diagnostic.h"
 
+#include "temp_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,13 +21,11 @@ std::string source(const std::string& rel) {
   return std::string(RUBICK_SOURCE_DIR) + "/" + rel;
 }
 
-// A file under the test's temporary directory holding `text`. The directory is per process:
-// ctest runs the test cases as parallel processes.
+// A file under this process's temporary directory holding `text`; the directory goes when the
+// process ends (ctest runs the test cases as parallel processes).
 std::string tempFile(const std::string& name, const std::string& text) {
-  std::filesystem::path dir = std::filesystem::path(testing::TempDir()) /
-                              ("rubick_dse_target_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::string path = (dir / name).string();
+  static const test::TempDir dir("rubick_dse_target_");
+  std::string path = dir / name;
   std::ofstream(path) << text;
   return path;
 }

@@ -9,6 +9,7 @@
 
 #include "rubick/dse/Explore.h"
 #include "rubick/frontend/Program.h"
+#include "rubick/support/OwnedOutput.h"
 
 #include <string>
 #include <vector>
@@ -25,10 +26,12 @@ std::vector<File> package(const tc::Program& prog, const dataflow::StatementView
                           const dse::DesignPoint& point, const dse::ExploreOptions& o,
                           const std::string& name);
 
-/// Writes `files` into a fresh directory that replaces `outdir` only once everything is
-/// written; on failure nothing is left behind and an existing `outdir` is untouched. Throws
-/// rubick::Error naming the path.
-void writeDirectory(const std::string& outdir, const std::vector<File>& files);
+/// Writes `files` (and rubick's manifest) into a fresh directory that replaces `outdir` only once
+/// everything is written; on failure nothing is left behind and an existing `outdir` is
+/// untouched. An existing `outdir` rubick did not write is refused unless `how` is Force
+/// (rubick/support/OwnedOutput.h). Throws rubick::Error naming the path.
+void writeDirectory(const std::string& outdir, const std::vector<File>& files,
+                    Overwrite how = Overwrite::OwnOnly);
 
 /// A Verilog-safe module prefix from the program name and the design id: "gemm_047b034bce".
 std::string moduleName(const std::string& program, const std::string& id);

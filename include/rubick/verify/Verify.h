@@ -28,6 +28,9 @@ bool optimiseFor(int64_t simulatedCycles, int64_t pes);
 struct Options {
   std::string workDir = "/tmp/rubick-verify";
   std::string runtimeDir; // the shared runtime's home; empty: WORK/.runtime
+  /// Use the work and runtime directories even when they hold files and are not marked as
+  /// rubick's (rubick/support/OwnedOutput.h, claimWorkDirectory).
+  bool force = false;
   uint64_t seed = 1;
   int trials = 1;
   /// How each design's model is compiled (src/verify/Runtime.h, BuildMode): Auto picks the
@@ -64,6 +67,10 @@ struct Result {
   /// MACs / (P * Q * measured cycles) of the first trial.
   double utilization() const;
 };
+
+/// Throws rubick::Error naming the first external tool verify runs (verilator, make, g++, ar)
+/// that is not on PATH. verifyDesigns and verifyAttention check too, before creating anything.
+void checkTools();
 
 /// Verifies `points` (designs of statement `stmt`), in parallel. Throws rubick::Error when
 /// Verilator is missing, the work directory cannot be used or the shared runtime does not
