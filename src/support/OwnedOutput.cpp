@@ -145,8 +145,27 @@ void writeOutputDirectory(const std::string& dir, const std::vector<OutputEntry>
   const fs::path target = normalised(dir);
   const fs::path parent = target.parent_path();
   std::error_code ec;
+  // Missing parents are created like `mkdir -p` (only new, empty directories), and removed
+  // again when the write fails, so a failure leaves nothing behind.
+  std::vector<fs::path> created;
+  for (fs::path p = parent; !p.empty() && !fs::exists(fs::symlink_status(p, ec));
+       p = p.parent_path()) {
+    created.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  auto removeCreated = [&] {
+    for (const fs::path& p : created)
+      fs::remove(p, ec); // only if still empty
+  };
+  if (!created.empty()) {
+    fs::create_directories(parent, ec);
+    if (ec) {
+      removeCreated();
+      throw Error(dir, "cannot create the parent directory: " + ec.message());
+    }
+  }
   if (!fs::is_directory(parent, ec))
-    throw Error(dir, "cannot write: the parent directory does not exist");
+    throw Error(dir, "cannot write: the parent is not a directory");
   const std::string pid = std::to_string(::getpid());
   const fs::path tmp = parent / (target.filename().string() + ".tmp." + pid);
   fs::remove_all(tmp, ec);
@@ -170,9 +189,11 @@ void writeOutputDirectory(const std::string& dir, const std::vector<OutputEntry>
     if (had) fs::remove_all(old, ec);
   } catch (const fs::filesystem_error& e) {
     fs::remove_all(tmp, ec);
+    removeCreated();
     throw Error(dir, std::string("cannot write: ") + e.code().message());
   } catch (...) {
     fs::remove_all(tmp, ec);
+    removeCreated();
     throw;
   }
 }

@@ -74,6 +74,21 @@ TEST(OwnedOutput, ReplacesItsOwnDirectory) {
   EXPECT_EQ(listing(t.path()).size(), 3u); // out, its manifest, c.txt: no temporary left
 }
 
+TEST(OwnedOutput, CreatesMissingParents) {
+  TempDir t;
+  writeOutputDirectory(t / "new/deeper/out", kFiles, Overwrite::OwnOnly);
+  EXPECT_EQ(readText(t.path() / "new/deeper/out/a.txt"), "alpha\n");
+}
+
+TEST(OwnedOutput, RemovesTheParentsItCreatedWhenAWriteFails) {
+  TempDir t;
+  // A file name that the temporary directory cannot hold fails the write half-way.
+  const std::vector<OutputEntry> bad = {{"a.txt", "alpha\n"}, {std::string(300, 'x'), "long\n"}};
+  EXPECT_NE(errorOf([&] { writeOutputDirectory(t / "new/deeper/out", bad, Overwrite::OwnOnly); }),
+            "");
+  EXPECT_TRUE(listing(t.path()).empty());
+}
+
 TEST(OwnedOutput, UsesAnEmptyDirectory) {
   TempDir t;
   fs::create_directory(t.path() / "out");
