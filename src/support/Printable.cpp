@@ -163,7 +163,10 @@ std::string shortenLongWords(std::string_view text, size_t maxChars, size_t keep
     size_t start = i;
     while (i < text.size() && !isSpace(text[i]))
       ++i;
-    out += shortenWord(text.substr(start, i - start), maxChars, keepChars);
+    // A path is only useful whole (a log to open): paths are cut only past PATH_MAX.
+    const std::string_view word = text.substr(start, i - start);
+    const bool path = word.find('/') != std::string_view::npos;
+    out += shortenWord(word, path ? std::max(maxChars, kMaxPathChars) : maxChars, keepChars);
   }
   return out;
 }

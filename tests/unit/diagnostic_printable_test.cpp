@@ -126,5 +126,12 @@ TEST(Printable, LongLineWindowDoesNotSplitACharacter) {
                      before + "X\n" + "    " + std::string(3 + 59, ' ') + "^\n");
 }
 
+TEST(Printable, PathsAreKeptWholeUpToPathMax) {
+  const std::string path = "/tmp/work/.runtime/" + std::string(80, 'k') + ".failed.log";
+  EXPECT_EQ(shortenLongWords("(log: " + path + ")"), "(log: " + path + ")");
+  const std::string huge(kMaxPathChars + 1, '/');
+  EXPECT_NE(shortenLongWords(huge).find("(4097 characters)"), std::string::npos);
+}
+
 } // namespace
 } // namespace rubick

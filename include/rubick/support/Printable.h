@@ -36,10 +36,12 @@ struct PrintableLine {
 PrintableLine printableLine(std::string_view line);
 
 /// Words (runs without spaces) of more than `maxChars` characters are cut to their first
-/// `keepChars` characters and `...`, keeping the quotes and punctuation around the word, with
-/// the length of the word after it: `'aaaa...' (10000000 characters)`.
+/// `keepChars` characters and `...` (words with a '/', paths, only past kMaxPathChars), keeping the
+/// quotes and punctuation around the word, with the length of the word after it: `'aaaa...'
+/// (10000000 characters)`.
 constexpr size_t kMaxWordChars = 64;
 constexpr size_t kKeptWordChars = 48;
+constexpr size_t kMaxPathChars = 4096;
 std::string shortenLongWords(std::string_view text, size_t maxChars = kMaxWordChars,
                              size_t keepChars = kKeptWordChars);
 
