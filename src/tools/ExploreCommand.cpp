@@ -14,6 +14,7 @@
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OutputFile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -54,20 +55,29 @@ int runExplore(const ExploreCli& o) {
 
   Progress progress(o.quiet);
   eo.progress = [&](size_t done, size_t total) { progress.update(done, total); };
+  // Only what is shown is kept: the table's rows and the Pareto front (JSON, plot); the CSV
+  // takes every design as it is found.
+  eo.keepBest = std::max<size_t>(o.top, 1);
+  std::unique_ptr<dse::CsvRows> csv;
+  if (!o.csv.empty()) {
+    csv = std::make_unique<dse::CsvRows>(v);
+    eo.onDesign = [&](const dse::DesignPoint& d) { csv->add(d); };
+  }
   dse::ExploreResult r = dse::explore(v, eo);
   progress.finish();
   if (r.points.empty())
     throw Error("explore", "no design satisfies the constraints; " + r.mostRestrictive());
 
   // Files first (each atomically), then the table. JSON holds the shown designs and the whole
-  // Pareto front (all designs would be gigabytes for a range of arrays); CSV holds every design.
+  // Pareto front (all designs would be gigabytes for a range of arrays), and so does the plot;
+  // CSV holds every design, in search order.
   if (!o.json.empty()) {
     std::vector<dse::DesignPoint> chosen;
     for (size_t i = 0; i < r.points.size(); ++i)
       if (i < o.top || r.points[i].pareto) chosen.push_back(r.points[i]);
     writeFileAtomically(o.json, dse::toJson(prog, v, chosen, eo));
   }
-  if (!o.csv.empty()) writeFileAtomically(o.csv, dse::toCsv(v, r.points));
+  if (!o.csv.empty()) writeFileAtomically(o.csv, csv->text(r.points));
   if (!o.plot.empty()) writeFileAtomically(o.plot, dse::paretoSvg(v, r.points, eo.objective));
 
   std::string arrays = c.arrays.size() == 1
