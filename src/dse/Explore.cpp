@@ -92,11 +92,14 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
   //    finishes (search order: shape-major).
   const size_t nm = matrices.size();
   Collector collect(v, o);
-  runParallel(c.arrays.size() * nm, o, [&](size_t i) {
-    Batch b;
-    costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], b);
-    collect.add(i, std::move(b));
-  });
+  runParallel(
+      c.arrays.size() * nm, o,
+      [&](size_t i) {
+        Batch b;
+        costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], b);
+        collect.add(i, std::move(b));
+      },
+      &collect.found());
 
   // 3. Mark the front, rank.
   collect.finish(res);

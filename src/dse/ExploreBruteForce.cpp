@@ -74,14 +74,17 @@ ExploreResult exploreBruteForce(const dataflow::StatementView& v, const ExploreO
   ExploreResult res;
   std::vector<size_t> matrices(c.arrays.size());
   Collector collect(v, unpruned);
-  runParallel(c.arrays.size(), unpruned, [&](size_t i) {
-    std::vector<dataflow::FoundDataflow> all = analyseAll(v); // per shape: no reuse across
-    matrices[i] = all.size();
-    Batch b;
-    for (const dataflow::FoundDataflow& f : all)
-      costMatrix(v, unpruned, c.arrays[i], f, b);
-    collect.add(i, std::move(b));
-  });
+  runParallel(
+      c.arrays.size(), unpruned,
+      [&](size_t i) {
+        std::vector<dataflow::FoundDataflow> all = analyseAll(v); // per shape: no reuse across
+        matrices[i] = all.size();
+        Batch b;
+        for (const dataflow::FoundDataflow& f : all)
+          costMatrix(v, unpruned, c.arrays[i], f, b);
+        collect.add(i, std::move(b));
+      },
+      &collect.found());
   collect.finish(res);
   res.stats.spaceTimeMatrices = matrices.empty() ? 0 : matrices.front();
   return res;

@@ -63,7 +63,8 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
   }
 }
 
-void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work) {
+void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,
+                 const std::atomic<size_t>* designs) {
   unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
   std::atomic<size_t> next{0}, done{0};
   std::mutex mu;
@@ -81,7 +82,7 @@ void runParallel(size_t n, const ExploreOptions& o, const std::function<void(siz
     std::unique_lock<std::mutex> lock(mu);
     while (done < n) {
       cv.wait_for(lock, std::chrono::milliseconds(100));
-      o.progress(done, n);
+      o.progress(done, n, designs ? designs->load() : 0);
     }
   }
   for (std::thread& t : pool)
@@ -110,6 +111,7 @@ void Collector::add(size_t index, Batch&& b) {
   for (size_t i = 0; i < ps.size(); ++i)
     ps[i].order = i;
   b.designs = ps.size();
+  found_ += ps.size();
   if (o_.keepBest && !ps.empty()) {
     markPareto(ps, o_.objective == Objective::Area);
     // The batch's best N by metrics alone (with every tie at the boundary: IDs break ties).

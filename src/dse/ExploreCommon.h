@@ -5,6 +5,7 @@
 #include "rubick/dse/Explore.h"
 #include "rubick/dse/Pareto.h"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -27,8 +28,10 @@ struct Batch {
 void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, ArrayShape shape,
                 const dataflow::FoundDataflow& f, Batch& out);
 
-/// Runs work(0..n-1) on the options' threads, reporting progress from the calling thread.
-void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work);
+/// Runs work(0..n-1) on the options' threads, reporting progress from the calling thread with
+/// the count in `designs` (if given).
+void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,
+                 const std::atomic<size_t>* designs = nullptr);
 
 /// Folds finished batches, from any thread, into the result. Batches are taken in index order
 /// (a finished batch waits for its predecessors), which numbers the designs in search order and
@@ -40,6 +43,8 @@ public:
   void add(size_t index, Batch&& b);
   /// Marks the front and sorts by the objective into `res`.
   void finish(ExploreResult& res);
+  /// Designs found so far (for progress), from any thread.
+  const std::atomic<size_t>& found() const { return found_; }
 
 private:
   void take(Batch& b);
@@ -51,6 +56,7 @@ private:
   std::mutex mu_;
   std::map<size_t, Batch> pending_;
   size_t next_ = 0;
+  std::atomic<size_t> found_{0};
   size_t designs_ = 0;
   ExploreStats stats_;
   std::vector<DesignPoint> all_;   // keepBest 0

@@ -54,7 +54,9 @@ int runExplore(const ExploreCli& o) {
   const dse::Constraints& c = eo.constraints;
 
   Progress progress(o.quiet);
-  eo.progress = [&](size_t done, size_t total) { progress.update(done, total); };
+  eo.progress = [&](size_t done, size_t total, size_t designs) {
+    progress.update(done, total, designs);
+  };
   // Only what is shown is kept: the table's rows and the Pareto front (JSON, plot); the CSV
   // takes every design as it is found.
   eo.keepBest = std::max<size_t>(o.top, 1);
@@ -97,8 +99,8 @@ int runExplore(const ExploreCli& o) {
   std::cout.flush();
   if (!o.quiet) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::fprintf(stderr, "rubick: %zu candidates, %zu designs in %.2f s\n", r.stats.candidates,
-                 r.stats.designs, secs);
+    std::fprintf(stderr, "rubick: %s\n",
+                 summaryLine(r.stats.candidates, r.stats.designs, secs).c_str());
   }
   return 0;
 }

@@ -74,8 +74,9 @@ struct ExploreOptions {
   unsigned threads = 0; // 0: all hardware threads
   bool prune = true;    // false: no pruning before the final filter (for testing)
   CostTable costs;
-  /// Called from the calling thread as work completes: (done, total) work items.
-  std::function<void(size_t, size_t)> progress;
+  /// Called from the calling thread as work completes (every work item, and at least every
+  /// 100 ms): work items done, work items in all, designs found so far.
+  std::function<void(size_t done, size_t total, size_t designs)> progress;
   /// 0: `points` holds every design. N > 0: `points` holds only the best N by the objective
   /// and every Pareto-optimal design, and the others are dropped as they are found.
   size_t keepBest = 0;
