@@ -130,8 +130,12 @@ Action addExploreCommand(CLI::App& app) {
   cmd->add_option("--json", o->json,
                   "Write the shown designs and the whole Pareto front in full detail as JSON")
       ->type_name("FILE");
-  cmd->add_option("--csv", o->csv, "Write every design's metrics as CSV")->type_name("FILE");
-  cmd->add_option("--plot", o->plot, "Write latency against wires (or area) as SVG")
+  cmd->add_option("--csv", o->csv,
+                  "Write every design's metrics as CSV, one row each in search order")
+      ->type_name("FILE");
+  cmd->add_option(
+         "--plot", o->plot,
+         "Write latency against wires (or area) of the shown designs and the Pareto front as SVG")
       ->type_name("FILE.svg");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar or timing on stderr");
   return [o] { return runExplore(*o); };
