@@ -44,7 +44,7 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     return;
   }
   out.points.reserve(out.points.size() + ts.size());
-  for (const Dataflow& t : ts) {
+  for (Dataflow& t : ts) {
     ++out.stats.candidates;
     out.stats.byEntries += viol.entries;
     out.stats.byFanout += viol.fanout;
@@ -56,7 +56,7 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     // Final filter: every constraint, whatever was pruned before.
     if (viol.any() || overBudget) continue;
     DesignPoint d; // the id is set by Collector::add, for the designs it keeps
-    d.dataflow = t;
+    d.dataflow = std::move(t); // ts is ours: no copy
     d.entries = f.entries;
     d.metrics = std::move(m);
     out.points.push_back(std::move(d));
