@@ -29,7 +29,7 @@ void appendRow(std::string& out, const std::vector<std::string>& cells) {
 
 } // namespace
 
-std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoint>& points) {
+CsvRows::CsvRows(const dataflow::StatementView& v) : v_(v) {
   std::vector<std::string> head = {"id",
                                    "pareto",
                                    "p",
@@ -50,34 +50,49 @@ std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoin
   for (const dataflow::AccessView& a : v.accesses)
     head.push_back(field(a.name + "_entry"));
   head.push_back("dataflow");
-  std::string out;
-  appendRow(out, head);
+  appendRow(text_, head);
+}
+
+void CsvRows::add(const DesignPoint& d) {
   auto i = [](int64_t x) { return std::to_string(x); };
-  for (const DesignPoint& d : points) {
-    const Metrics& m = d.metrics;
-    std::vector<std::string> row = {field(d.id),
-                                    d.pareto ? "1" : "0",
-                                    i(d.dataflow.p),
-                                    i(d.dataflow.q),
-                                    i(m.latency),
-                                    i(m.tiles),
-                                    i(m.tileCycles),
-                                    formatSignificant(m.utilization),
-                                    i(m.bufferBytes),
-                                    i(m.wires),
-                                    formatSignificant(m.area),
-                                    formatSignificant(m.energy),
-                                    i(m.maxFanout),
-                                    i(m.maxFanin),
-                                    i(m.ports),
-                                    formatSignificant(m.wordsPerCycle),
-                                    i(m.peakWordsPerCycle)};
-    for (size_t a = 0; a < v.accesses.size(); ++a)
-      row.push_back(a < d.entries.size() ? field(ir::toString(d.entries[a])) : "");
-    row.push_back(quoted(dataflow::toSpec(d.dataflow, v)));
-    appendRow(out, row);
-  }
-  return out;
+  const Metrics& m = d.metrics;
+  const std::string id = field(d.id);
+  // The pareto cell follows the id; it is known only at the end (see text()).
+  pareto_.push_back(text_.size() + id.size() + 1);
+  std::vector<std::string> row = {id,
+                                  d.pareto ? "1" : "0",
+                                  i(d.dataflow.p),
+                                  i(d.dataflow.q),
+                                  i(m.latency),
+                                  i(m.tiles),
+                                  i(m.tileCycles),
+                                  formatSignificant(m.utilization),
+                                  i(m.bufferBytes),
+                                  i(m.wires),
+                                  formatSignificant(m.area),
+                                  formatSignificant(m.energy),
+                                  i(m.maxFanout),
+                                  i(m.maxFanin),
+                                  i(m.ports),
+                                  formatSignificant(m.wordsPerCycle),
+                                  i(m.peakWordsPerCycle)};
+  for (size_t a = 0; a < v_.accesses.size(); ++a)
+    row.push_back(a < d.entries.size() ? field(ir::toString(d.entries[a])) : "");
+  row.push_back(quoted(dataflow::toSpec(d.dataflow, v_)));
+  appendRow(text_, row);
+}
+
+const std::string& CsvRows::text(const std::vector<DesignPoint>& ranked) {
+  for (const DesignPoint& d : ranked)
+    if (d.pareto && d.order < pareto_.size()) text_[pareto_[d.order]] = '1';
+  return text_;
+}
+
+std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoint>& points) {
+  CsvRows rows(v);
+  for (const DesignPoint& d : points)
+    rows.add(d);
+  return rows.text({});
 }
 
 } // namespace rubick::dse

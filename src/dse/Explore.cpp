@@ -87,21 +87,29 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
     dataflow::FoundDataflow g = canonicalTimeAndMirror(f);
     if (seen.insert(g.dataflow).second) matrices.push_back(std::move(g));
   }
-  res.stats.spaceTimeMatrices = matrices.size();
 
-  // 2. Per (shape, matrix): tilings, metrics, constraints.
+  // 2. Per (shape, matrix): tilings, metrics, constraints, folded into the result as each
+  //    finishes (search order: shape-major).
   const size_t nm = matrices.size();
-  std::vector<Batch> batches(c.arrays.size() * nm);
-  runParallel(batches.size(), o,
-              [&](size_t i) { costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], batches[i]); });
+  Collector collect(v, o);
+  runParallel(
+      c.arrays.size() * nm, o,
+      [&](size_t i) {
+        Batch b;
+        costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], b);
+        collect.add(i, std::move(b));
+      },
+      &collect.found());
 
-  // 3. Merge in a fixed order, mark the front, rank.
-  finish(o, batches, res);
+  // 3. Mark the front, rank.
+  collect.finish(res);
+  res.stats.spaceTimeMatrices = matrices.size();
   if (res.points.empty() && o.prune) {
     // Pruned candidates were never counted: recount without pruning to name the culprit.
     ExploreOptions unpruned = o;
     unpruned.prune = false;
     unpruned.progress = nullptr;
+    unpruned.onDesign = nullptr;
     res.stats = explore(v, unpruned).stats;
   }
   return res;

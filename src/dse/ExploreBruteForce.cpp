@@ -71,17 +71,22 @@ ExploreResult exploreBruteForce(const dataflow::StatementView& v, const ExploreO
   ExploreOptions unpruned = o;
   unpruned.prune = false;
   const Constraints& c = o.constraints;
-  std::vector<Batch> batches(c.arrays.size());
   ExploreResult res;
   std::vector<size_t> matrices(c.arrays.size());
-  runParallel(c.arrays.size(), unpruned, [&](size_t i) {
-    std::vector<dataflow::FoundDataflow> all = analyseAll(v); // per shape: no reuse across
-    matrices[i] = all.size();
-    for (const dataflow::FoundDataflow& f : all)
-      costMatrix(v, unpruned, c.arrays[i], f, batches[i]);
-  });
+  Collector collect(v, unpruned);
+  runParallel(
+      c.arrays.size(), unpruned,
+      [&](size_t i) {
+        std::vector<dataflow::FoundDataflow> all = analyseAll(v); // per shape: no reuse across
+        matrices[i] = all.size();
+        Batch b;
+        for (const dataflow::FoundDataflow& f : all)
+          costMatrix(v, unpruned, c.arrays[i], f, b);
+        collect.add(i, std::move(b));
+      },
+      &collect.found());
+  collect.finish(res);
   res.stats.spaceTimeMatrices = matrices.empty() ? 0 : matrices.front();
-  finish(unpruned, batches, res);
   return res;
 }
 

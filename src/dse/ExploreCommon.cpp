@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace rubick::dse::detail {
 
@@ -31,20 +32,6 @@ Violations checkEntries(const Constraints& c, const std::vector<ir::OrientedEntr
   return v;
 }
 
-bool better(const DesignPoint& a, const DesignPoint& b, Objective o) {
-  auto key = [o](const DesignPoint& d) {
-    const Metrics& m = d.metrics;
-    double primary = o == Objective::Latency ? double(m.latency)
-                     : o == Objective::Wires ? double(m.wires)
-                     : o == Objective::Area  ? m.area
-                                             : double(m.bufferBytes);
-    return std::make_tuple(primary, m.latency, m.wires, m.bufferBytes, m.area);
-  };
-  auto ka = key(a), kb = key(b);
-  if (ka != kb) return ka < kb;
-  return a.id < b.id;
-}
-
 } // namespace
 
 void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, ArrayShape shape,
@@ -56,7 +43,8 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     ++out.stats.byFit;
     return;
   }
-  for (const Dataflow& t : ts) {
+  out.points.reserve(out.points.size() + ts.size());
+  for (Dataflow& t : ts) {
     ++out.stats.candidates;
     out.stats.byEntries += viol.entries;
     out.stats.byFanout += viol.fanout;
@@ -67,16 +55,16 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     out.stats.byBuffer += overBudget;
     // Final filter: every constraint, whatever was pruned before.
     if (viol.any() || overBudget) continue;
-    DesignPoint d;
-    d.id = designId(v, t);
-    d.dataflow = t;
+    DesignPoint d; // the id is set by Collector::add, for the designs it keeps
+    d.dataflow = std::move(t); // ts is ours: no copy
     d.entries = f.entries;
     d.metrics = std::move(m);
     out.points.push_back(std::move(d));
   }
 }
 
-void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work) {
+void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,
+                 const std::atomic<size_t>* designs) {
   unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
   std::atomic<size_t> next{0}, done{0};
   std::mutex mu;
@@ -94,28 +82,149 @@ void runParallel(size_t n, const ExploreOptions& o, const std::function<void(siz
     std::unique_lock<std::mutex> lock(mu);
     while (done < n) {
       cv.wait_for(lock, std::chrono::milliseconds(100));
-      o.progress(done, n);
+      o.progress(done, n, designs ? designs->load() : 0);
     }
   }
   for (std::thread& t : pool)
     t.join();
 }
 
-void finish(const ExploreOptions& o, std::vector<Batch>& batches, ExploreResult& res) {
-  for (Batch& b : batches) {
-    res.stats.candidates += b.stats.candidates;
-    res.stats.byEntries += b.stats.byEntries;
-    res.stats.byFanout += b.stats.byFanout;
-    res.stats.byPorts += b.stats.byPorts;
-    res.stats.byBuffer += b.stats.byBuffer;
-    res.stats.byFit += b.stats.byFit;
-    for (DesignPoint& d : b.points)
-      res.points.push_back(std::move(d));
+std::tuple<double, int64_t, int64_t, int64_t, double> metricKey(const Metrics& m, Objective o) {
+  double primary = o == Objective::Latency ? double(m.latency)
+                   : o == Objective::Wires ? double(m.wires)
+                   : o == Objective::Area  ? m.area
+                                           : double(m.bufferBytes);
+  return std::make_tuple(primary, m.latency, m.wires, m.bufferBytes, m.area);
+}
+
+bool better(const DesignPoint& a, const DesignPoint& b, Objective o) {
+  auto ka = metricKey(a.metrics, o), kb = metricKey(b.metrics, o);
+  if (ka != kb) return ka < kb;
+  if (a.id != b.id) return a.id < b.id;
+  return a.order < b.order;
+}
+
+void Collector::add(size_t index, Batch&& b) {
+  // Outside the lock: number the designs within the batch, and when streaming drop those that
+  // can be neither shown nor on the front before paying for their IDs.
+  std::vector<DesignPoint>& ps = b.points;
+  for (size_t i = 0; i < ps.size(); ++i)
+    ps[i].order = i;
+  b.designs = ps.size();
+  found_ += ps.size();
+  if (o_.keepBest && !ps.empty()) {
+    markPareto(ps, o_.objective == Objective::Area);
+    // The batch's best N by metrics alone (with every tie at the boundary: IDs break ties).
+    std::vector<char> keep(ps.size(), 1);
+    if (!o_.onDesign && ps.size() > o_.keepBest) {
+      auto key = [&](size_t i) { return metricKey(ps[i].metrics, o_.objective); };
+      std::vector<size_t> idx(ps.size());
+      for (size_t i = 0; i < idx.size(); ++i)
+        idx[i] = i;
+      std::nth_element(idx.begin(), idx.begin() + (o_.keepBest - 1), idx.end(),
+                       [&](size_t x, size_t y) { return key(x) < key(y); });
+      const auto limit = key(idx[o_.keepBest - 1]);
+      for (size_t i = 0; i < ps.size(); ++i)
+        keep[i] = !(limit < key(i)) || ps[i].pareto;
+    }
+    std::vector<DesignPoint> kept;
+    for (size_t i = 0; i < ps.size(); ++i)
+      if (keep[i]) {
+        b.localFront.push_back(std::exchange(ps[i].pareto, false));
+        kept.push_back(std::move(ps[i]));
+      }
+    ps = std::move(kept);
   }
-  markPareto(res.points, o.objective == Objective::Area);
-  std::sort(res.points.begin(), res.points.end(),
-            [&](const DesignPoint& a, const DesignPoint& b) { return better(a, b, o.objective); });
-  res.stats.designs = res.points.size();
+  for (DesignPoint& d : ps)
+    d.id = designId(v_, d.dataflow);
+  std::lock_guard<std::mutex> lock(mu_);
+  pending_.emplace(index, std::move(b));
+  for (auto it = pending_.begin(); it != pending_.end() && it->first == next_;
+       it = pending_.erase(it), ++next_)
+    take(it->second);
+}
+
+void Collector::take(Batch& b) {
+  stats_.candidates += b.stats.candidates;
+  stats_.byEntries += b.stats.byEntries;
+  stats_.byFanout += b.stats.byFanout;
+  stats_.byPorts += b.stats.byPorts;
+  stats_.byBuffer += b.stats.byBuffer;
+  stats_.byFit += b.stats.byFit;
+  for (size_t i = 0; i < b.points.size(); ++i) {
+    DesignPoint& d = b.points[i];
+    d.order += designs_;
+    if (o_.onDesign) o_.onDesign(d);
+    if (o_.keepBest)
+      fold(std::move(d), b.localFront.empty() || b.localFront[i]);
+    else
+      all_.push_back(std::move(d));
+  }
+  designs_ += b.designs;
+}
+
+void Collector::fold(DesignPoint&& d, bool localFront) {
+  // A design dominated within its batch is dominated: only the batch's front is checked.
+  if (localFront) {
+    const ParetoKey k = paretoKey(d.metrics, o_.objective == Objective::Area);
+    if (std::none_of(frontKeys_.begin(), frontKeys_.end(),
+                     [&](const ParetoKey& f) { return dominates(f, k); })) {
+      size_t w = 0;
+      for (size_t r = 0; r < front_.size(); ++r)
+        if (!dominates(k, frontKeys_[r])) {
+          if (w != r) front_[w] = std::move(front_[r]), frontKeys_[w] = frontKeys_[r];
+          ++w;
+        }
+      front_.resize(w);
+      frontKeys_.resize(w);
+      front_.push_back(d);
+      frontKeys_.push_back(k);
+    }
+  }
+  // Only a design better than the worst of the best N so far can enter them.
+  if (trimmed_ && best_.size() >= o_.keepBest && !better(d, best_[o_.keepBest - 1], o_.objective))
+    return;
+  best_.push_back(std::move(d));
+  if (best_.size() >= 2 * o_.keepBest) trimBest();
+}
+
+void Collector::trimBest() {
+  // Sorted, so that best_[keepBest - 1] is the threshold above.
+  auto cmp = [&](const DesignPoint& a, const DesignPoint& b) { return better(a, b, o_.objective); };
+  std::sort(best_.begin(), best_.end(), cmp);
+  if (best_.size() > o_.keepBest) best_.resize(o_.keepBest);
+  trimmed_ = true;
+}
+
+void Collector::finish(ExploreResult& res) {
+  res.stats = stats_;
+  res.stats.spaceTimeMatrices = 0; // set by the caller
+  res.stats.designs = designs_;
+  auto cmp = [&](const DesignPoint& a, const DesignPoint& b) { return better(a, b, o_.objective); };
+  if (!o_.keepBest) {
+    res.points = std::move(all_);
+    markPareto(res.points, o_.objective == Objective::Area);
+  } else {
+    trimBest();
+    // The best N come first under the total order; the rest of the front follows them.
+    std::vector<size_t> onFront;
+    for (const DesignPoint& f : front_)
+      onFront.push_back(f.order);
+    std::sort(onFront.begin(), onFront.end());
+    res.points = std::move(best_);
+    for (DesignPoint& d : res.points)
+      d.pareto = std::binary_search(onFront.begin(), onFront.end(), d.order);
+    std::vector<size_t> kept;
+    for (const DesignPoint& d : res.points)
+      kept.push_back(d.order);
+    std::sort(kept.begin(), kept.end());
+    for (DesignPoint& f : front_)
+      if (!std::binary_search(kept.begin(), kept.end(), f.order)) {
+        f.pareto = true;
+        res.points.push_back(std::move(f));
+      }
+  }
+  std::sort(res.points.begin(), res.points.end(), cmp);
   for (const DesignPoint& d : res.points)
     res.stats.pareto += d.pareto;
 }

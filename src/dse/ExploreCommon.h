@@ -3,8 +3,13 @@
 
 #include "rubick/dataflow/Enumerate.h"
 #include "rubick/dse/Explore.h"
+#include "rubick/dse/Pareto.h"
 
+#include <atomic>
 #include <functional>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <vector>
 
 namespace rubick::dse::detail {
@@ -13,6 +18,8 @@ namespace rubick::dse::detail {
 struct Batch {
   std::vector<DesignPoint> points;
   ExploreStats stats;
+  std::vector<char> localFront; // per point: not dominated within the batch (set by Collector)
+  size_t designs = 0;           // before Collector drops any
 };
 
 /// Costs every explorer tiling of one space-time matrix on one array shape into `out`,
@@ -21,11 +28,50 @@ struct Batch {
 void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, ArrayShape shape,
                 const dataflow::FoundDataflow& f, Batch& out);
 
-/// Runs work(0..n-1) on the options' threads, reporting progress from the calling thread.
-void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work);
+/// Runs work(0..n-1) on the options' threads, reporting progress from the calling thread with
+/// the count in `designs` (if given).
+void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,
+                 const std::atomic<size_t>* designs = nullptr);
 
-/// Merges the batches in order, marks the Pareto front and sorts by the objective.
-void finish(const ExploreOptions& o, std::vector<Batch>& batches, ExploreResult& res);
+/// Folds finished batches, from any thread, into the result. Batches are taken in index order
+/// (a finished batch waits for its predecessors), which numbers the designs in search order and
+/// feeds `onDesign`; then every design is either kept (keepBest 0) or folded into the running
+/// Pareto front and the running best N, so memory stays bounded by what is shown.
+class Collector {
+public:
+  Collector(const dataflow::StatementView& v, const ExploreOptions& o) : v_(v), o_(o) {}
+  void add(size_t index, Batch&& b);
+  /// Marks the front and sorts by the objective into `res`.
+  void finish(ExploreResult& res);
+  /// Designs found so far (for progress), from any thread.
+  const std::atomic<size_t>& found() const { return found_; }
+
+private:
+  void take(Batch& b);
+  void fold(DesignPoint&& d, bool localFront);
+  void trimBest();
+
+  const dataflow::StatementView& v_;
+  const ExploreOptions& o_;
+  std::mutex mu_;
+  std::map<size_t, Batch> pending_;
+  size_t next_ = 0;
+  std::atomic<size_t> found_{0};
+  size_t designs_ = 0;
+  ExploreStats stats_;
+  std::vector<DesignPoint> all_;   // keepBest 0
+  std::vector<DesignPoint> best_;  // keepBest N: the best N so far (up to 2N before a trim)
+  bool trimmed_ = false;           // best_ is sorted up to keepBest
+  std::vector<DesignPoint> front_; // keepBest N: the Pareto front so far
+  std::vector<ParetoKey> frontKeys_;
+};
+
+/// The objective's metric, then the other metrics: what `better` compares before the id.
+std::tuple<double, int64_t, int64_t, int64_t, double> metricKey(const Metrics& m, Objective o);
+
+/// Strict total order of designs by the objective, then the other metrics, the id and the
+/// search order.
+bool better(const DesignPoint& a, const DesignPoint& b, Objective o);
 
 /// One representative of a matrix and its time reversal (same metrics by symmetry), with its
 /// entries re-oriented to match.

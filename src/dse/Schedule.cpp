@@ -1,6 +1,7 @@
 #include "rubick/dse/Schedule.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace rubick::dse {
 
@@ -46,40 +47,83 @@ bool systolic(EntryKind k) {
          k == EntryKind::XSystolicYMulticast || k == EntryKind::YSystolicXMulticast;
 }
 
-// Largest (te + x_end) over the tile for a systolic output, x_end being the last PE of the
-// element's chain along the flow direction (in the entry's mirrored frame).
-int64_t chainEndMax(const Dataflow& d, const ir::OrientedEntry& e, const std::array<int64_t, 3>& teForm,
-                    int64_t teConst) {
-  EntryKind k = e.kind;
-  if (k == EntryKind::XSystolic || k == EntryKind::XSystolicYMulticast)
-    return rangeOverTile(d, teForm, teConst).second + d.p - 1;
-  if (k == EntryKind::YSystolic || k == EntryKind::YSystolicXMulticast)
-    return rangeOverTile(d, teForm, teConst).second + d.q - 1;
-  // Diagonal chains end at different PEs: walk the tile's points (x, y, t1).
-  int64_t best = INT64_MIN;
-  IntVec off = d.offset();
-  std::vector<int64_t> u(d.k(), 0);
-  while (true) {
-    int64_t pt[3];
-    for (int r = 0; r < 3; ++r) {
-      pt[r] = off[r];
-      for (size_t c = 0; c < d.k(); ++c)
-        pt[r] += d.s[r][c] * u[c];
+// Largest min(A(u), B(u)) over the box 0 <= u_c < f[c], A and B affine in u. Coordinates on
+// which A and B agree in direction sit at the better end; of those that trade A against B, all
+// but the longest are enumerated and the longest is solved at the crossing point. Dataflows have
+// at most 3 inner coordinates, so at most two are enumerated, the shortest ones.
+int64_t maxMinOverBox(int64_t a0, int64_t b0, std::vector<int64_t> a, std::vector<int64_t> b,
+                      const std::vector<int64_t>& f) {
+  std::vector<size_t> trade;
+  for (size_t c = 0; c < f.size(); ++c) {
+    const int64_t top = f[c] - 1;
+    if ((a[c] >= 0 && b[c] >= 0) || (a[c] <= 0 && b[c] <= 0)) {
+      if (a[c] + b[c] > 0) a0 += a[c] * top, b0 += b[c] * top;
+      continue;
     }
-    int64_t x = e.mirrorX ? d.p - 1 - pt[0] : pt[0];
-    int64_t y = e.mirrorY ? d.q - 1 - pt[1] : pt[1];
-    int64_t te = pt[2] - x;
-    int64_t steps = std::min(d.p - 1 - x, d.q - 1 - y); // to the array edge along (1,1)
-    best = std::max(best, te + x + steps);
-    size_t c = 0;
-    while (c < u.size() && ++u[c] == d.inner[c].factor)
-      u[c++] = 0;
-    if (c == u.size()) break;
+    if (a[c] < 0) { // u -> top - u: A rises and B falls along the coordinate
+      a0 += a[c] * top, b0 += b[c] * top;
+      a[c] = -a[c], b[c] = -b[c];
+    }
+    trade.push_back(c);
+  }
+  if (trade.empty()) return std::min(a0, b0);
+  std::sort(trade.begin(), trade.end(), [&](size_t x, size_t y) { return f[x] < f[y]; });
+  const size_t last = trade.back();
+  trade.pop_back();
+  // min(A0 + al u, B0 - be u) peaks where the two lines cross: try the integers either side.
+  auto solveLast = [&](int64_t A0, int64_t B0) {
+    const int64_t al = a[last], be = -b[last], top = f[last] - 1;
+    const int64_t num = B0 - A0, den = al + be;
+    int64_t fl = num >= 0 ? num / den : -((-num + den - 1) / den);
+    int64_t best = INT64_MIN;
+    for (int64_t u : {fl, fl + 1}) {
+      u = std::clamp<int64_t>(u, 0, top);
+      best = std::max(best, std::min(A0 + al * u, B0 - be * u));
+    }
+    return best;
+  };
+  int64_t best = INT64_MIN;
+  std::vector<int64_t> u(trade.size(), 0);
+  while (true) {
+    int64_t A0 = a0, B0 = b0;
+    for (size_t i = 0; i < trade.size(); ++i)
+      A0 += a[trade[i]] * u[i], B0 += b[trade[i]] * u[i];
+    best = std::max(best, solveLast(A0, B0));
+    size_t i = 0;
+    while (i < u.size() && ++u[i] == f[trade[i]])
+      u[i++] = 0;
+    if (i == u.size()) break;
   }
   return best;
 }
 
 } // namespace
+
+int64_t chainEndMax(const Dataflow& d, const ir::OrientedEntry& e) {
+  const ir::Vec3& f = ir::info(e.kind).omega[2];
+  std::array<int64_t, 3> teForm{e.mirrorX ? -f[0] : f[0], e.mirrorY ? -f[1] : f[1], f[2]};
+  int64_t teConst = (e.mirrorX ? f[0] * (d.p - 1) : 0) + (e.mirrorY ? f[1] * (d.q - 1) : 0);
+  EntryKind k = e.kind;
+  if (k == EntryKind::XSystolic || k == EntryKind::XSystolicYMulticast)
+    return rangeOverTile(d, teForm, teConst).second + d.p - 1;
+  if (k == EntryKind::YSystolic || k == EntryKind::YSystolicXMulticast)
+    return rangeOverTile(d, teForm, teConst).second + d.q - 1;
+  // Diagonal: te = t1 - x and the chain ends min(P-1-x, Q-1-y) steps on (mirrored frame), so
+  // te + x_end = min(t1 + P-1 - x, t1 + Q-1 - y): a max-min of two affine forms over the tile.
+  // Unmirrored x = off + S_x u; mirrored x = P-1 - that, so P-1 - x becomes off + S_x u.
+  IntVec off = d.offset();
+  const size_t k3 = d.k();
+  std::vector<int64_t> a(k3), b(k3), fac(k3);
+  const int64_t sx = e.mirrorX ? 1 : -1, sy = e.mirrorY ? 1 : -1;
+  int64_t a0 = off[2] + (e.mirrorX ? off[0] : d.p - 1 - off[0]);
+  int64_t b0 = off[2] + (e.mirrorY ? off[1] : d.q - 1 - off[1]);
+  for (size_t c = 0; c < k3; ++c) {
+    a[c] = d.s[2][c] + sx * d.s[0][c];
+    b[c] = d.s[2][c] + sy * d.s[1][c];
+    fac[c] = d.inner[c].factor;
+  }
+  return maxMinOverBox(a0, b0, std::move(a), std::move(b), fac);
+}
 
 Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
                   const std::vector<ir::OrientedEntry>& entries) {
@@ -88,7 +132,7 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
   s.t1Extent = ext[2];
   for (size_t o = 0; o < d.outer.size(); ++o)
     s.tiles *= d.outerExtent(o, v.extent);
-  s.first = 0;            // first product
+  s.first = 0;             // first product
   s.last = s.t1Extent - 1; // last product
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     const dataflow::AccessView& av = v.accesses[a];
@@ -119,7 +163,7 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
         t.last = s.t1Extent + 1 + dd;
       } else if (systolic(e.kind)) {
         t.first = t.recurs ? t.teMin + dd : 0;
-        t.last = chainEndMax(d, e, teForm, teConst) + 2 + dd;
+        t.last = chainEndMax(d, e) + 2 + dd;
       } else { // multicast
         t.first = t.recurs ? t.teMin + dd : 0;
         t.last = t.teMax + 1 + dd + (t.recurs ? 1 : 0);

@@ -4,6 +4,7 @@
 #include "rubick/dse/Report.h"
 #include "rubick/support/TextTable.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -48,8 +49,9 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
   // Numbers right-aligned, names left-aligned.
   std::ostringstream os;
   os << formatColumns(head, rows, [](size_t c) { return c == 0 || (c >= 4 && c <= 9); });
-  if (r.points.size() > top)
-    os << "... " << r.points.size() - top << " more (--top N to show more, --csv for all)\n";
+  // stats.designs: with ExploreOptions::keepBest, `points` holds only part of them.
+  const size_t all = std::max(r.stats.designs, r.points.size());
+  if (all > top) os << "... " << all - top << " more (--top N to show more, --csv for all)\n";
   return os.str();
 }
 

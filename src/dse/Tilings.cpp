@@ -23,6 +23,22 @@ struct Fit {
         ext[r] += std::abs(d.s[r][c]) * (f[c] - 1);
     return ext[0] <= p && ext[1] <= q;
   }
+
+  // Largest factor in [2, hi] for coordinate c that fits with the others at `f` (0: none), in
+  // closed form: the array extents are linear in each factor (the cost must not grow with P).
+  int64_t largest(const std::vector<int64_t>& f, size_t c, int64_t hi) const {
+    const int64_t lim[2] = {p, q};
+    int64_t best = hi;
+    for (int r = 0; r < 2; ++r) {
+      int64_t rest = 1; // the extent with factor 1 for c
+      for (size_t o = 0; o < f.size(); ++o)
+        if (o != c) rest += std::abs(d.s[r][o]) * (f[o] - 1);
+      const int64_t room = lim[r] - rest;
+      if (room < 0) return 0;
+      if (d.s[r][c] != 0) best = std::min(best, room / std::abs(d.s[r][c]) + 1);
+    }
+    return best >= 2 ? best : 0;
+  }
 };
 
 } // namespace
@@ -59,12 +75,7 @@ std::vector<Dataflow> exploreTilings(const dataflow::StatementView& v, const Dat
     auto rec = [&](auto&& self, size_t i) -> void {
       size_t c = fit.spatial[i];
       if (i + 1 == fit.spatial.size()) {
-        int64_t best = 0;
-        for (int64_t x = 2; x <= ext[c]; ++x) {
-          cur[c] = x;
-          if (!fit.fits(cur)) break;
-          best = x;
-        }
+        const int64_t best = fit.largest(cur, c, ext[c]);
         if (best) {
           cur[c] = best;
           if (maximal(cur)) combos.insert(cur);

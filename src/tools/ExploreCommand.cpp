@@ -14,6 +14,7 @@
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -63,21 +64,32 @@ int runExplore(const ExploreCli& o) {
   const dse::Constraints& c = eo.constraints;
 
   Progress progress(o.quiet);
-  eo.progress = [&](size_t done, size_t total) { progress.update(done, total); };
+  eo.progress = [&](size_t done, size_t total, size_t designs) {
+    progress.update(done, total, designs);
+  };
+  // Only what is shown is kept: the table's rows and the Pareto front (JSON, plot); the CSV
+  // takes every design as it is found.
+  eo.keepBest = std::max<size_t>(o.top, 1);
+  std::unique_ptr<dse::CsvRows> csv;
+  if (!o.csv.empty()) {
+    csv = std::make_unique<dse::CsvRows>(v);
+    eo.onDesign = [&](const dse::DesignPoint& d) { csv->add(d); };
+  }
   dse::ExploreResult r = dse::explore(v, eo);
   progress.finish();
   if (r.points.empty())
     throw Error("explore", "no design satisfies the constraints; " + r.mostRestrictive());
 
   // Files first (each atomically), then the table. JSON holds the shown designs and the whole
-  // Pareto front (all designs would be gigabytes for a range of arrays); CSV holds every design.
+  // Pareto front (all designs would be gigabytes for a range of arrays), and so does the plot;
+  // CSV holds every design, in search order.
   if (!o.json.empty()) {
     std::vector<dse::DesignPoint> chosen;
     for (size_t i = 0; i < r.points.size(); ++i)
       if (i < o.top || r.points[i].pareto) chosen.push_back(r.points[i]);
     writeOutputFile(o.json, dse::toJson(prog, v, chosen, eo), kJsonSignature, how);
   }
-  if (!o.csv.empty()) writeOutputFile(o.csv, dse::toCsv(v, r.points), kCsvSignature, how);
+  if (!o.csv.empty()) writeOutputFile(o.csv, csv->text(r.points), kCsvSignature, how);
   if (!o.plot.empty())
     writeOutputFile(o.plot, dse::paretoSvg(v, r.points, eo.objective), kSvgSignature, how);
 
@@ -98,8 +110,8 @@ int runExplore(const ExploreCli& o) {
   std::cout.flush();
   if (!o.quiet) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::fprintf(stderr, "rubick: %zu candidates, %zu designs in %.2f s\n", r.stats.candidates,
-                 r.stats.designs, secs);
+    std::fprintf(stderr, "rubick: %s\n",
+                 summaryLine(r.stats.candidates, r.stats.designs, secs).c_str());
   }
   return 0;
 }
@@ -129,8 +141,12 @@ Action addExploreCommand(CLI::App& app) {
   cmd->add_option("--json", o->json,
                   "Write the shown designs and the whole Pareto front in full detail as JSON")
       ->type_name("FILE");
-  cmd->add_option("--csv", o->csv, "Write every design's metrics as CSV")->type_name("FILE");
-  cmd->add_option("--plot", o->plot, "Write latency against wires (or area) as SVG")
+  cmd->add_option("--csv", o->csv,
+                  "Write every design's metrics as CSV, one row each in search order")
+      ->type_name("FILE");
+  cmd->add_option(
+         "--plot", o->plot,
+         "Write latency against wires (or area) of the shown designs and the Pareto front as SVG")
       ->type_name("FILE.svg");
   cmd->add_flag("--force", o->force,
                 "Overwrite existing --json/--csv/--plot files even when rubick did not write them");

@@ -11,8 +11,13 @@
 // A final filter re-checks every constraint, so pruning can only save time, never change the
 // result (a test compares against a run without pruning).
 //
-// Work is spread over threads; results are merged in a fixed order, so they do not depend on
-// the thread count.
+// Work is spread over threads. Every result is a function of the set of designs (sums, the
+// Pareto front, the best N under a total order), or is delivered in search order, so nothing
+// depends on the thread count or on which work item finishes first.
+//
+// Memory: with `keepBest`, designs are streamed: each work item's designs are folded into the
+// running Pareto front and the running best N as soon as the item is done, so memory grows
+// with the front, not with the design count (a range of arrays gives millions of designs).
 
 #include "rubick/dataflow/Dataflow.h"
 #include "rubick/dse/CostModel.h"
@@ -49,6 +54,9 @@ struct DesignPoint {
   std::vector<ir::OrientedEntry> entries;
   Metrics metrics;
   bool pareto = false;
+  /// Position in search order (array shape, then space-time matrix, then tiling), counting
+  /// every design that satisfies the constraints from 0: the order of `onDesign` and --csv.
+  size_t order = 0;
 };
 
 struct ExploreStats {
@@ -66,12 +74,22 @@ struct ExploreOptions {
   unsigned threads = 0; // 0: all hardware threads
   bool prune = true;    // false: no pruning before the final filter (for testing)
   CostTable costs;
-  /// Called from the calling thread as work completes: (done, total) work items.
-  std::function<void(size_t, size_t)> progress;
+  /// Called from the calling thread as work completes (every work item, and at least every
+  /// 100 ms): work items done, work items in all, designs found so far.
+  std::function<void(size_t done, size_t total, size_t designs)> progress;
+  /// 0: `points` holds every design. N > 0: `points` holds only the best N by the objective
+  /// and every Pareto-optimal design, and the others are dropped as they are found.
+  size_t keepBest = 0;
+  /// Called for every design (before Pareto marking, so `pareto` is false) in search order,
+  /// one call at a time, from any of the worker threads.
+  std::function<void(const DesignPoint&)> onDesign;
 };
 
 struct ExploreResult {
-  std::vector<DesignPoint> points; // sorted by the objective, ties by the other metrics and id
+  /// Sorted by the objective, ties by the other metrics and id: every design, or with
+  /// `keepBest` the best N, then the other Pareto-optimal designs in the same order
+  /// (stats.designs counts them all).
+  std::vector<DesignPoint> points;
   ExploreStats stats;
   /// When `points` is empty: the constraint that removed the most candidates.
   std::string mostRestrictive() const;

@@ -8,6 +8,16 @@
 
 namespace rubick::dse {
 
+/// The three metrics the front is over; the second is area when `useArea`, else wires.
+struct ParetoKey {
+  double a = 0, b = 0, c = 0;
+  friend auto operator<=>(const ParetoKey&, const ParetoKey&) = default;
+};
+ParetoKey paretoKey(const Metrics& m, bool useArea);
+
+/// `x` is at least as good as `y` in all three and better in one (equal keys: neither).
+bool dominates(const ParetoKey& x, const ParetoKey& y);
+
 /// Sets DesignPoint::pareto; the second metric is area when `useArea`, else wires.
 void markPareto(std::vector<DesignPoint>& points, bool useArea);
 

@@ -18,8 +18,24 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
 std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
                    const std::vector<DesignPoint>& points, const ExploreOptions& o);
 
-/// One CSV row per design with the scalar metrics and per-tensor entries.
+/// One CSV row per design with the scalar metrics and per-tensor entries, in the order given.
 std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoint>& points);
+
+/// The same CSV built while the search runs: add() every design as ExploreOptions::onDesign
+/// delivers it (search order, which does not depend on the thread count), then text() with the
+/// ranked result sets the pareto cell of its Pareto-optimal designs (matched by
+/// DesignPoint::order), so no design has to be kept. Memory: the text, plus 8 bytes a row.
+class CsvRows {
+public:
+  explicit CsvRows(const dataflow::StatementView& v);
+  void add(const DesignPoint& d);
+  const std::string& text(const std::vector<DesignPoint>& ranked);
+
+private:
+  const dataflow::StatementView& v_;
+  std::string text_;
+  std::vector<size_t> pareto_; // offset of each row's pareto cell, by DesignPoint::order
+};
 
 /// Scatter of latency against wires (or area) with the Pareto front drawn, as standalone SVG.
 std::string paretoSvg(const dataflow::StatementView& v, const std::vector<DesignPoint>& points,

@@ -35,13 +35,13 @@
 
 namespace rubick::dse {
 
-inline constexpr int64_t kReadLead = 2;   // address-to-use distance of an input
+inline constexpr int64_t kReadLead = 2;    // address-to-use distance of an input
 inline constexpr int64_t kStartCycles = 0; // edges between sampling start and tile 0
 inline constexpr int64_t kDoneCycles = 0;  // edges between the last tile and done
 
 struct TensorTiming {
-  bool streaming = false; // the entry has a port time (not a held value)
-  bool recurs = false;    // (outputs) the element recurs in another tile: read-modify-write
+  bool streaming = false;       // the entry has a port time (not a held value)
+  bool recurs = false;          // (outputs) the element recurs in another tile: read-modify-write
   int64_t teMin = 0, teMax = 0; // port time range over the tile (streaming only)
   int64_t treeDepth = 0;        // adder-tree depth (outputs with a multicast part)
   int64_t first = 0, last = 0;  // first and last event (tau) of this tensor in a tile
@@ -63,9 +63,14 @@ int64_t treeDepth(int64_t n);
 Schedule schedule(const dataflow::StatementView& v, const dataflow::Dataflow& d,
                   const std::vector<ir::OrientedEntry>& entries);
 
+/// Largest (te + x_end) over the tile of `d` for an output with systolic entry `e`, x_end being
+/// the last PE of the element's chain along its flow direction (in the entry's mirrored frame).
+/// Closed form: its cost does not depend on the array or tile size.
+int64_t chainEndMax(const dataflow::Dataflow& d, const ir::OrientedEntry& e);
+
 /// Range of a linear form over (x, y, t1) plus constant, over the tile of `d`:
 /// form . (S u + offset) + constant for u in the inner box.
-std::pair<int64_t, int64_t> rangeOverTile(const dataflow::Dataflow& d, const std::array<int64_t, 3>& form,
-                                          int64_t constant);
+std::pair<int64_t, int64_t> rangeOverTile(const dataflow::Dataflow& d,
+                                          const std::array<int64_t, 3>& form, int64_t constant);
 
 } // namespace rubick::dse

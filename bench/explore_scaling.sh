@@ -1,0 +1,38 @@
+#!/bin/sh
+# Time, peak memory and designs/s of `rubick explore` as the design count grows (8x8, the 4..16
+# and 4..32 ranges of arrays) and as the array grows (GEMM 256^3 on 128x128). Prints a Markdown
+# table for docs/performance.md. Needs GNU time (/usr/bin/time).
+#
+#   bench/explore_scaling.sh [RUBICK] [--no-4-32]     (RUBICK defaults to build/rubick)
+#
+# The 4..32 range has 57 million designs and takes minutes; --no-4-32 skips it.
+set -eu
+rubick=build/rubick
+big=yes
+for a in "$@"; do
+  case "$a" in
+  --no-4-32) big=no ;;
+  *) rubick=$a ;;
+  esac
+done
+[ -x "$rubick" ] || { echo "no rubick at $rubick (build it, or pass its path)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "needs GNU time at /usr/bin/time" >&2; exit 1; }
+log=$(mktemp)
+out=$(mktemp)
+trap 'rm -f "$log" "$out"' EXIT
+
+echo "| case | designs | wall (s) | CPU user (s) | peak RSS (MB) | designs per CPU-s |"
+echo "|---|---|---|---|---|---|"
+run() {
+  name=$1
+  shift
+  /usr/bin/time -f '%e %U %M' -o "$log" "$rubick" explore "$@" -q >"$out"
+  designs=$(sed -n 's/.*: \([0-9]*\) designs from.*/\1/p' "$out")
+  read -r wall user rss <"$log"
+  awk -v n="$name" -v d="$designs" -v w="$wall" -v u="$user" -v r="$rss" 'BEGIN {
+    printf "| %s | %d | %.2f | %.2f | %.0f | %.0f |\n", n, d, w, u, r / 1024, (u > 0 ? d / u : 0) }'
+}
+run "GEMM 64^3, 8x8" examples/gemm.tc
+run "GEMM 64^3, 4..16 (169 shapes)" examples/gemm.tc --array-range 4..16
+[ "$big" = yes ] && run "GEMM 64^3, 4..32 (841 shapes)" examples/gemm.tc --array-range 4..32
+run "GEMM 256^3, 128x128" examples/gemm.tc --size M=256,N=256,K=256 --array 128x128
