@@ -68,7 +68,7 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     // Final filter: every constraint, whatever was pruned before.
     if (viol.any() || overBudget) continue;
     DesignPoint d;
-    d.id = designId(v, t);
+    d.id = designId(v, t, c.elementBits);
     d.dataflow = t;
     d.entries = f.entries;
     d.metrics = std::move(m);
