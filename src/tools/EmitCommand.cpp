@@ -61,7 +61,7 @@ Action addEmitCommand(CLI::App& app) {
       "Examples:\n"
       "  rubick emit examples/gemm.tc --size M=8,N=8,K=8 --array 4x4 -o out/gemm\n"
       "      the best design by latency (--objective changes the ranking)\n"
-      "  rubick emit examples/gemm.tc --max-fanout 8 --point 047b034bce -o out/gemm\n"
+      "  rubick emit examples/gemm.tc --max-fanout 8 --point 174a4c3628b375f3 -o out/gemm\n"
       "      the design `rubick explore` listed under that ID (same flags as explore)\n"
       "  rubick emit examples/gemm.tc --entries C=stationary,A=X-systolic,B=Y-systolic -o out/os\n"
       "      the best design with these access entries (--layout A=skew also filters layouts)\n\n"

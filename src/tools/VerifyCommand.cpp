@@ -127,7 +127,7 @@ Action addVerifyCommand(CLI::App& app) {
       "Examples:\n"
       "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4\n"
       "      the best design by latency\n"
-      "  rubick verify examples/gemm.tc --max-fanout 8 --point 047b034bce --trials 3\n"
+      "  rubick verify examples/gemm.tc --max-fanout 8 --point 174a4c3628b375f3 --trials 3\n"
       "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4 --all --cover roles\n"
       "      one design for each access entry in each role\n\n"
       "Each design is emitted into WORK/<id>/, built with Verilator together with rubick's\n"
