@@ -69,11 +69,22 @@ std::vector<int64_t> laneCandidates(const PipelineOptions& o) {
   return out;
 }
 
-std::string pipelineId(const PipelinePoint& p) {
-  // One lane keeps the IDs pipelines had before the vector unit got lanes.
-  std::string text = p.g1.design.id + "|" + p.g2.design.id + "|" + std::to_string(p.blockKeys) +
-                     "|" + std::to_string(p.heads) +
-                     (p.lanes > 1 ? "|W" + std::to_string(p.lanes) : "");
+std::string pipelineId(const tc::Program& prog, const AttentionForm& f, const PipelinePoint& p) {
+  // The GEMM design IDs cover the two arrays; the vector unit and the key/value store also
+  // depend on every statement, tensor type and shape, and the attention sizes.
+  std::string text = "pipeline/2|";
+  for (const tc::Statement& s : prog.statements)
+    text += s.text + ";";
+  for (const tc::Tensor& t : prog.tensors) {
+    text += std::string(tc::toString(t.type)) + " " + t.name + "(";
+    for (int64_t d : t.shape)
+      text += std::to_string(d) + ",";
+    text += ")";
+  }
+  for (int64_t x : {f.heads, f.l, f.s, f.d, f.dv})
+    text += "|" + std::to_string(x);
+  text += "|" + p.g1.design.id + "|" + p.g2.design.id + "|" + std::to_string(p.blockKeys) + "|" +
+          std::to_string(p.heads) + "|W" + std::to_string(p.lanes);
   return dse::hashId(text);
 }
 
@@ -281,7 +292,7 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
             ++r.overBudget;
             continue;
           }
-          pt.id = pipelineId(pt);
+          pt.id = pipelineId(prog, f, pt);
           r.points.push_back(std::move(pt));
         }
       }
@@ -302,6 +313,14 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
                std::make_tuple(objectiveValue(y, obj), y.latency, y.bufferBytes, y.wires, y.id);
       });
   markPareto(r.points, obj == dse::Objective::Area);
+  dse::requireUniqueIds(
+      r.points.size(), [&](size_t i) -> const std::string& { return r.points[i].id; },
+      [&](size_t i) {
+        const PipelinePoint& p = r.points[i];
+        return "block " + std::to_string(p.blockKeys) + ", " + std::to_string(p.lanes) +
+               " lane(s), GEMMs " + p.g1.design.id + " and " + p.g2.design.id;
+      },
+      "attention pipeline");
   return r;
 }
 

@@ -18,6 +18,7 @@ StatementView viewStatement(const tc::Program& program, size_t stmt) {
   const tc::Statement& s = program.statements[stmt];
   StatementView v;
   v.statement = s.name;
+  v.signature = s.text;
   for (const tc::Loop& l : s.loops) {
     v.loops.push_back(l.name);
     v.extent.push_back(l.hi - l.lo);
@@ -30,6 +31,12 @@ StatementView viewStatement(const tc::Program& program, size_t stmt) {
     const tc::Tensor& t = program.tensors[a.tensor];
     int n = ++seen[a.tensor];
     av.name = n == 1 ? t.name : t.name + "#" + std::to_string(n);
+    if (n == 1) {
+      v.signature += std::string(" ") + tc::toString(t.type) + " " + t.name + "(";
+      for (int64_t d : t.shape)
+        v.signature += std::to_string(d) + ",";
+      v.signature += ")";
+    }
     av.elementBits = tc::bitWidth(t.type);
     for (const tc::AffineIndex& idx : a.indices) {
       av.coeffs.push_back(idx.coeffs);

@@ -25,28 +25,6 @@ const char* toString(Objective o) {
   return "?";
 }
 
-std::string designId(const StatementView& v, const Dataflow& d) {
-  // The loop extents are part of the design: the same spec on other sizes is other hardware.
-  std::string text = v.statement + "|";
-  for (int64_t e : v.extent)
-    text += std::to_string(e) + ",";
-  text += "|" + std::to_string(d.p) + "x" + std::to_string(d.q) + "|" + dataflow::toSpec(d, v);
-  return hashId(text);
-}
-
-std::string hashId(const std::string& text) {
-  uint64_t h = 1469598103934665603ull; // FNV-1a, 64 bit
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  static const char* hex = "0123456789abcdef";
-  std::string id(10, '0');
-  for (int i = 9; i >= 0; --i, h >>= 4)
-    id[i] = hex[h & 15];
-  return id;
-}
-
 std::string ExploreResult::mostRestrictive() const {
   std::pair<size_t, std::string> best{0, "none"};
   auto consider = [&](size_t n, const char* what) {
@@ -60,10 +38,10 @@ std::string ExploreResult::mostRestrictive() const {
   return best.second + " removed " + std::to_string(best.first) + " candidates";
 }
 
-ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
+std::vector<dataflow::FoundDataflow> spaceTimeMatrices(const StatementView& v,
+                                                       const ExploreOptions& o) {
   const Constraints& c = o.constraints;
-  ExploreResult res;
-  // 1. Space-time matrices with their entries, pruned by what no array shape can accept.
+  // Space-time matrices with their entries, pruned by what no array shape can accept.
   dataflow::EnumerationOptions eo;
   eo.tiling = dataflow::Tiling::None;
   if (o.prune && !c.arrays.empty()) {
@@ -87,6 +65,14 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
     dataflow::FoundDataflow g = canonicalTimeAndMirror(f);
     if (seen.insert(g.dataflow).second) matrices.push_back(std::move(g));
   }
+  return matrices;
+}
+
+ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
+  const Constraints& c = o.constraints;
+  ExploreResult res;
+  // 1. Space-time matrices with their entries.
+  std::vector<dataflow::FoundDataflow> matrices = spaceTimeMatrices(v, o);
 
   // 2. Per (shape, matrix): tilings, metrics, constraints, folded into the result as each
   //    finishes (search order: shape-major).
@@ -101,9 +87,17 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
       },
       &collect.found());
 
-  // 3. Mark the front, rank.
+  // 3. Mark the front, rank. IDs are unique among the designs kept (the lookup by ID, which
+  //    sees every candidate, refuses a shared one).
   collect.finish(res);
   res.stats.spaceTimeMatrices = matrices.size();
+  requireUniqueIds(
+      res.points.size(), [&](size_t i) -> const std::string& { return res.points[i].id; },
+      [&](size_t i) {
+        const Dataflow& d = res.points[i].dataflow;
+        return dataflow::toSpec(d, v) + " on " + std::to_string(d.p) + "x" + std::to_string(d.q);
+      },
+      "design");
   if (res.points.empty() && o.prune) {
     // Pruned candidates were never counted: recount without pruning to name the culprit.
     ExploreOptions unpruned = o;

@@ -136,7 +136,7 @@ void Collector::add(size_t index, Batch&& b) {
     ps = std::move(kept);
   }
   for (DesignPoint& d : ps)
-    d.id = designId(v_, d.dataflow);
+    d.id = designId(v_, d.dataflow, o_.constraints.elementBits);
   std::lock_guard<std::mutex> lock(mu_);
   pending_.emplace(index, std::move(b));
   for (auto it = pending_.begin(); it != pending_.end() && it->first == next_;

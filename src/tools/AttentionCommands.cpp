@@ -53,10 +53,10 @@ int verifyPipeline(const tc::Program& prog, const InputOptions& input, const Sea
   std::printf("%s: attention pipeline, L=%lld S=%lld D=%lld heads=%lld\n", prog.name.c_str(),
               static_cast<long long>(r.form.l), static_cast<long long>(r.form.s),
               static_cast<long long>(r.form.d), static_cast<long long>(r.form.heads));
-  std::printf("%-6s %-10s %9s %9s  ", "result", "id", "measured", "predicted");
+  std::printf("%-6s %-16s %9s %9s  ", "result", "id", "measured", "predicted");
   if (o.timing) printTimingHeader();
   std::printf("pipeline\n");
-  std::printf("%-6s %-10s %9lld %9lld  ", pass ? "PASS" : "FAIL", res.id.c_str(),
+  std::printf("%-6s %-16s %9lld %9lld  ", pass ? "PASS" : "FAIL", res.id.c_str(),
               t ? static_cast<long long>(t->measured) : 0LL,
               t ? static_cast<long long>(t->predicted) : 0LL);
   if (o.timing) printTiming(res, t);

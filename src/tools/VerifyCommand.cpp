@@ -7,7 +7,7 @@
 #include "SearchOptions.h"
 #include "VerifyReport.h"
 
-#include "rubick/dataflow/Decompose.h"
+#include "rubick/dse/Select.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/verify/Verify.h"
 
@@ -25,10 +25,12 @@ namespace {
 struct VerifyCli {
   InputOptions input;
   SearchOptions search;
-  std::string point, cover, wave, work = "/tmp/rubick-verify", runtimeDir;
-  bool all = false, quiet = false, timing = false, force = false;
+  dse::Selection selection; // --point, --entries T=ENTRY,..., --layout, --all, --cover, --skip
+  CLI::Option *point = nullptr, *limit = nullptr;
+  int64_t limitValue = 0;
+  std::string wave, work = "/tmp/rubick-verify", runtimeDir;
+  bool quiet = false, timing = false, force = false;
   std::string build = "auto";
-  size_t limit = 0, skip = 0;
   uint64_t seed = 1;
   int trials = 1;
   unsigned jobs = 0;
@@ -60,71 +62,25 @@ int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
   verify::Options vo = runOptions(o);
   verify::checkTools();                // before the search, which may take a while
+  const dse::Selection& sel = o.selection;
   if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
-    if (o.all || !o.cover.empty() || o.limit)
-      throw Error("verify", "--all, --cover and --limit are for single statements (use --stmt)");
-    return verifyPipeline(prog, o.input, o.search, {o.point, o.timing, vo});
+    if (sel.all || !sel.cover.empty() || sel.limit || sel.skip || !sel.layouts.empty())
+      throw Error("verify", "--all, --cover, --layout, --skip and --limit are for single "
+                            "statements (use --stmt)");
+    dse::checkSelection(sel);
+    return verifyPipeline(prog, o.input, o.search, {sel.point.value_or(""), o.timing, vo});
   }
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
+  // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
   SearchOptions search = o.search;
-  std::string entries;
-  if (search.entries.find('=') != std::string::npos) std::swap(entries, search.entries);
+  dse::Selection choice = sel;
+  if (search.entries.find('=') != std::string::npos) std::swap(choice.entries, search.entries);
+  dse::checkSelection(choice); // before the search, which may be long
   std::string targetName;
   dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName);
-  int modes = !o.point.empty() + !entries.empty() + o.all;
-  if (modes > 1) throw Error("verify", "give one of --point, --entries T=ENTRY,... or --all");
-  if (!o.cover.empty() && !o.all) throw Error("--cover", "--cover selects among --all");
-  if (!o.cover.empty() && o.cover != "roles" && o.cover != "combinations")
-    throw Error("--cover", "expected roles or combinations, found '" + o.cover + "'");
-
-  dse::ExploreResult r = dse::explore(v, eo);
-  if (r.points.empty())
-    throw Error("verify", "no design satisfies the constraints; " + r.mostRestrictive());
-  std::vector<dse::DesignPoint> chosen;
-  if (o.all) {
-    chosen = o.cover.empty() ? r.points : verify::sample(r.points, o.cover);
-  } else if (!o.point.empty()) {
-    for (const dse::DesignPoint& d : r.points)
-      if (d.id == o.point) chosen.push_back(d);
-    if (chosen.empty())
-      throw Error("--point", "no design " + o.point + " among the " +
-                                 std::to_string(r.points.size()) +
-                                 " designs these constraints allow");
-  } else {
-    std::map<std::string, ir::EntryKind> want;
-    size_t i = 0;
-    while (i <= entries.size() && !entries.empty()) {
-      size_t comma = entries.find(',', i);
-      std::string item =
-          entries.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
-      size_t eq = item.find('=');
-      auto k = eq == std::string::npos ? std::nullopt : ir::parseEntryKind(item.substr(eq + 1));
-      if (!k) throw Error("--entries", "expected TENSOR=ENTRY, found '" + item + "'");
-      want[item.substr(0, eq)] = *k;
-      if (comma == std::string::npos) break;
-      i = comma + 1;
-    }
-    for (const dse::DesignPoint& d : r.points) {
-      bool ok = true;
-      for (size_t a = 0; a < v.accesses.size(); ++a) {
-        auto it = want.find(v.accesses[a].name);
-        ok &= it == want.end() || it->second == d.entries[a].kind;
-      }
-      if (ok) {
-        chosen.push_back(d);
-        break;
-      }
-    }
-    if (chosen.empty() && entries.empty()) chosen.push_back(r.points.front());
-    if (chosen.empty()) throw Error("--entries", "no design has these entries");
-  }
-  // --skip and --limit cut a window out of the selection, so a long sweep can run in pieces.
-  const size_t selected = chosen.size();
-  if (o.skip >= selected && o.skip > 0)
-    throw Error("--skip", "skips all " + std::to_string(selected) + " selected designs");
-  chosen.erase(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(o.skip));
-  if (o.limit && chosen.size() > o.limit) chosen.resize(o.limit);
+  size_t selected = 0;
+  std::vector<dse::DesignPoint> chosen = dse::selectDesigns(v, eo, choice, "verify", &selected);
 
   std::mutex mu;
   bool tty = !o.quiet && ::isatty(2);
@@ -138,7 +94,7 @@ int runVerify(const VerifyCli& o) {
   std::vector<verify::Result> results =
       verify::verifyDesigns(prog, stmt, chosen, eo, vo, &runtimeSeconds);
   size_t failed = 0;
-  std::printf("%s: %s\n%-6s %-10s %9s %9s %7s  ", prog.statements[stmt].name.c_str(),
+  std::printf("%s: %s\n%-6s %-16s %9s %9s %7s  ", prog.statements[stmt].name.c_str(),
               prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted", "util");
   if (o.timing) printTimingHeader();
   std::printf("dataflow\n");
@@ -146,7 +102,7 @@ int runVerify(const VerifyCli& o) {
     bool pass = res.pass();
     failed += !pass;
     const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
-    std::printf("%-6s %-10s %9lld %9lld %6.1f%%  ", pass ? "PASS" : "FAIL", res.id.c_str(),
+    std::printf("%-6s %-16s %9lld %9lld %6.1f%%  ", pass ? "PASS" : "FAIL", res.id.c_str(),
                 t ? static_cast<long long>(t->measured) : 0LL,
                 t ? static_cast<long long>(t->predicted) : 0LL, 100.0 * res.utilization());
     if (o.timing) printTiming(res, t);
@@ -156,8 +112,8 @@ int runVerify(const VerifyCli& o) {
   }
   if (o.timing) printRuntime(runtimeSeconds);
   if (chosen.size() < selected)
-    std::printf("designs %zu-%zu of the %zu selected\n", o.skip + 1, o.skip + chosen.size(),
-                selected);
+    std::printf("designs %zu-%zu of the %zu selected\n", size_t(sel.skip) + 1,
+                size_t(sel.skip) + chosen.size(), selected);
   std::printf("%zu design(s), %zu trial(s) each: %zu passed, %zu failed\n", results.size(),
               static_cast<size_t>(o.trials), results.size() - failed, failed);
   return failed ? 1 : 0;
@@ -173,7 +129,7 @@ Action addVerifyCommand(CLI::App& app) {
       "Examples:\n"
       "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4\n"
       "      the best design by latency\n"
-      "  rubick verify examples/gemm.tc --max-fanout 8 --point 047b034bce --trials 3\n"
+      "  rubick verify examples/gemm.tc --max-fanout 8 --point 174a4c3628b375f3 --trials 3\n"
       "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4 --all --cover roles\n"
       "      one design for each access entry in each role\n\n"
       "Each design is emitted into WORK/<id>/, built with Verilator together with rubick's\n"
@@ -196,14 +152,21 @@ Action addVerifyCommand(CLI::App& app) {
       "1001-2000.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
-  cmd->add_option("--point", o->point, "The design ID from `rubick explore`")->type_name("ID");
-  cmd->add_flag("--all", o->all, "Every design the constraints allow (ranked order)");
-  cmd->add_option("--cover", o->cover,
+  o->point = cmd->add_option("--point", "The design ID from `rubick explore`")->type_name("ID");
+  cmd->add_option("--layout", o->selection.layouts,
+                  "Also require layout transforms, e.g. A=skew,B=transpose (plain, transpose, "
+                  "skew, transpose+skew, stride, general)")
+      ->type_name("T=TRANSFORM,...");
+  cmd->add_flag("--all", o->selection.all,
+                "Every design the constraints allow (ranked order), or with --entries/--layout "
+                "every design that has them");
+  cmd->add_option("--cover", o->selection.cover,
                   "With --all: only the first design for each entry in each role (roles), or for "
                   "each entry combination (combinations)")
       ->type_name("roles|combinations");
-  cmd->add_option("--limit", o->limit, "At most N designs")->type_name("N");
-  cmd->add_option("--skip", o->skip,
+  o->limit =
+      cmd->add_option("--limit", o->limitValue, "At most N designs (N >= 1)")->type_name("N");
+  cmd->add_option("--skip", o->selection.skip,
                   "Leave out the first N selected designs (with --limit: a sweep in pieces)")
       ->type_name("N");
   cmd->add_option("--seed", o->seed, "Seed of the first trial's random inputs (default 1)")
@@ -231,7 +194,11 @@ Action addVerifyCommand(CLI::App& app) {
   cmd->add_flag("--timing", o->timing,
                 "Also print build seconds, simulated cycles, simulation seconds and cycles/s");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");
-  return [o] { return runVerify(*o); };
+  return [o] {
+    if (o->point->count()) o->selection.point = o->point->as<std::string>();
+    if (o->limit->count()) o->selection.limit = o->limitValue;
+    return runVerify(*o);
+  };
 }
 
 } // namespace rubick::cli

@@ -37,27 +37,6 @@ double Result::utilization() const {
   return double(macs) / (double(p * q) * double(trials[0].measured));
 }
 
-std::vector<dse::DesignPoint> sample(const std::vector<dse::DesignPoint>& points,
-                                     const std::string& how) {
-  std::vector<dse::DesignPoint> out;
-  std::set<std::vector<ir::EntryKind>> combos;
-  std::set<std::pair<size_t, ir::EntryKind>> roles;
-  for (const dse::DesignPoint& d : points) {
-    bool fresh = false;
-    if (how == "combinations") {
-      std::vector<ir::EntryKind> k;
-      for (const ir::OrientedEntry& e : d.entries)
-        k.push_back(e.kind);
-      fresh = combos.insert(k).second;
-    } else {
-      for (size_t a = 0; a < d.entries.size(); ++a)
-        fresh |= roles.insert({a, d.entries[a].kind}).second;
-    }
-    if (fresh) out.push_back(d);
-  }
-  return out;
-}
-
 namespace {
 
 // Stimulus for one trial: the inputs of every access, then the expected output.

@@ -6,7 +6,8 @@
 # "unsupported"). The test passes when rubick exits with that status, prints exactly
 # CASE.err on stderr, prints nothing on stdout, and leaves no output file (`-o` points into an
 # empty folder unless the args give their own -o; `@OUT` in the args names a file in that
-# folder instead, for commands with other output flags). With RUBICK_UPDATE_GOLDEN=1 the .err
+# folder instead, for commands with other output flags; `@EMPTY` stands for an empty argument,
+# such as `--point @EMPTY`). With RUBICK_UPDATE_GOLDEN=1 the .err
 # file is rewritten instead.
 set -u
 rubick=$1
@@ -22,8 +23,13 @@ trap 'rm -rf "$outdir"' EXIT
 output=(-o "$outdir/out")
 case " $args " in *" -o "* | *"@OUT"* | *"emit "* | *"explore "*) output=() ;; esac
 args=${args//@OUT/$outdir/out}
+argv=()
 # shellcheck disable=SC2086
-"$rubick" $args "$input" "${output[@]}" >"$outdir/.stdout" 2>"$outdir/.stderr"
+for word in $args; do
+  [ "$word" = @EMPTY ] && word=""
+  argv+=("$word")
+done
+"$rubick" "${argv[@]}" "$input" "${output[@]}" >"$outdir/.stdout" 2>"$outdir/.stderr"
 rc=$?
 if [ "${RUBICK_UPDATE_GOLDEN:-0}" = 1 ]; then
   cp "$outdir/.stderr" "$case.err"

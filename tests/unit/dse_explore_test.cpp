@@ -84,8 +84,8 @@ TEST(Explore, SortedByObjectiveWithStableIds) {
     EXPECT_LE(r.points[i - 1].metrics.latency, r.points[i].metrics.latency);
   std::set<std::string> ids;
   for (const DesignPoint& d : r.points) {
-    EXPECT_EQ(d.id, designId(v, d.dataflow));
-    EXPECT_EQ(d.id.size(), 10u);
+    EXPECT_EQ(d.id, designId(v, d.dataflow, o.constraints.elementBits));
+    EXPECT_EQ(d.id.size(), kIdDigits);
     EXPECT_TRUE(ids.insert(d.id).second) << "duplicate id " << d.id;
   }
   o.objective = Objective::Buffer;
@@ -122,7 +122,8 @@ TEST(Explore, EqualsBruteForceOverSpaceTimeMatrices) {
   ExploreOptions g = gemmOptions();
   g.constraints.arrays = {{4, 4}};
   g.constraints.elementBits = {32, 8, 8};
-  dataflow::StatementView gemv = dataflow::test::statement(dataflow::test::kGemv, {{"M", 6}, {"N", 5}});
+  dataflow::StatementView gemv =
+      dataflow::test::statement(dataflow::test::kGemv, {{"M", 6}, {"N", 5}});
   expectSamePoints(explore(gemv, g), exploreBruteForce(gemv, g));
 }
 

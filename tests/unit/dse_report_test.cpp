@@ -54,7 +54,7 @@ DesignPoint design(const StatementView& v, const std::string& spec, int64_t p, i
   for (const dataflow::TensorDecomposition& t : dec.tensors)
     d.entries.push_back(*t.entry);
   d.metrics = evaluate(v, d.dataflow, d.entries, bits(v));
-  d.id = designId(v, d.dataflow);
+  d.id = designId(v, d.dataflow, bits(v));
   d.pareto = pareto;
   return d;
 }

@@ -27,6 +27,10 @@ struct StatementView {
   std::vector<std::string> loops;
   IntVec extent;
   std::vector<AccessView> accesses;
+  /// The statement's text and its tensors' declarations (name, type, shape): with the loops
+  /// and accesses, what identifies the computation (design IDs hash it). Last, so that
+  /// aggregate initialisers of the fields above keep their meaning.
+  std::string signature;
   size_t loopIndex(const std::string& name) const; // loops.size() when absent
 };
 

@@ -20,7 +20,9 @@
 // with the front, not with the design count (a range of arrays gives millions of designs).
 
 #include "rubick/dataflow/Dataflow.h"
+#include "rubick/dataflow/Enumerate.h"
 #include "rubick/dse/CostModel.h"
+#include "rubick/dse/DesignId.h"
 #include "rubick/ir/AccessEntry.h"
 
 #include <functional>
@@ -102,11 +104,9 @@ ExploreResult explore(const dataflow::StatementView& v, const ExploreOptions& o)
 /// The reference that the benchmark and the tests compare explore() against.
 ExploreResult exploreBruteForce(const dataflow::StatementView& v, const ExploreOptions& o);
 
-/// Stable identifier of a design: a hash of its statement, loop extents, array and dataflow,
-/// as 10 hex digits.
-std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow& d);
-
-/// 10 hex digits of the 64-bit FNV-1a hash of `text`: the form of every rubick ID.
-std::string hashId(const std::string& text);
+/// The space-time matrices explore() considers (step 1: the IR-space search, with entries
+/// pruned as in explore(), one representative per time reversal and mirror), in its order.
+std::vector<dataflow::FoundDataflow> spaceTimeMatrices(const dataflow::StatementView& v,
+                                                       const ExploreOptions& o);
 
 } // namespace rubick::dse

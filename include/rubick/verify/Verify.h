@@ -81,9 +81,4 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
                                   const dse::ExploreOptions& explore, const Options& o,
                                   double* runtimeSeconds = nullptr);
 
-/// A deterministic sample of `points`: the first design (in their order) for each access entry
-/// in each role ("roles"), or for each combination of entry kinds ("combinations").
-std::vector<dse::DesignPoint> sample(const std::vector<dse::DesignPoint>& points,
-                                     const std::string& how);
-
 } // namespace rubick::verify

@@ -1,0 +1,74 @@
+#pragma once
+// Design selection, shared by `emit` and `verify` so that both read the selectors alike and
+// fail alike.
+//
+// Rules: --point ID names one design (no search: findDesign); otherwise the explored designs,
+// ranked by the objective, are filtered by --entries T=ENTRY,... and --layout T=TRANSFORM,...
+// and the first match is taken, or with --all every match (--cover roles|combinations: the
+// first for each entry per role, or per combination). --skip N and --limit N then cut a window
+// out of the selection. --point excludes --entries, --layout and --all; --cover needs --all.
+
+#include "rubick/dse/Explore.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rubick::dse {
+
+struct Selection {
+  std::optional<std::string> point; // --point ID (given, even when empty)
+  std::string entries;              // --entries T=ENTRY,...; "": any
+  std::string layouts;              // --layout T=TRANSFORM,...; "": any
+  bool all = false;                 // every match rather than the best
+  std::string cover;                // with `all`: "", "roles" or "combinations"
+  int64_t skip = 0;                 // leave out the first `skip` selected designs
+  std::optional<int64_t> limit;     // at most `limit` designs (>= 1)
+};
+
+/// Checks the selectors on their own, before any search: the ID's form, conflicting selectors,
+/// --cover, --skip and --limit. Throws rubick::Error naming the flag.
+void checkSelection(const Selection& s);
+
+/// The per-tensor choices of --entries and --layout, by access index.
+struct TensorChoices {
+  std::map<size_t, ir::EntryKind> entries;
+  std::map<size_t, std::string> layouts;
+  bool empty() const { return entries.empty() && layouts.empty(); }
+};
+
+/// Parses --entries/--layout against the statement; an unknown tensor (the tensors are
+/// listed), entry or transform (the choices are listed) is an error.
+TensorChoices parseChoices(const Selection& s, const dataflow::StatementView& v);
+
+/// Whether a design has the chosen entries and layouts.
+bool matches(const dataflow::StatementView& v, const DesignPoint& d, const TensorChoices& c);
+
+/// The design explore(v, o) lists under `id`, found without costing the others: every
+/// candidate (array, matrix, tiling) is hashed, and only a match is costed and checked against
+/// the constraints. nullopt when explore lists no such design. `pareto` is left false (the
+/// front needs every design).
+std::optional<DesignPoint> findDesign(const dataflow::StatementView& v, const ExploreOptions& o,
+                                      const std::string& id);
+
+/// findDesign for several IDs at once (one enumeration): the designs found, by ID.
+std::map<std::string, DesignPoint> findDesigns(const dataflow::StatementView& v,
+                                               const ExploreOptions& o,
+                                               const std::set<std::string>& ids);
+
+/// The selected designs, best first, after --skip and --limit; `selected` receives their
+/// number before --skip and --limit. Throws rubick::Error when nothing is selected (`command`
+/// names the empty search).
+std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const ExploreOptions& o,
+                                       const Selection& s, const std::string& command,
+                                       size_t* selected = nullptr);
+
+/// The first design (in the given order) for each entry in each role ("roles"), or for each
+/// combination of entries ("combinations").
+std::vector<DesignPoint> sampleCover(const std::vector<DesignPoint>& points,
+                                     const std::string& how);
+
+} // namespace rubick::dse

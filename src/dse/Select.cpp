@@ -1,0 +1,180 @@
+#include "rubick/dse/Select.h"
+
+#include "rubick/dataflow/Decompose.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rubick::dse {
+namespace {
+
+const char* kTransforms[] = {"plain", "transpose", "skew", "transpose+skew", "stride", "general"};
+
+std::string tensorList(const dataflow::StatementView& v) {
+  std::string names;
+  for (const dataflow::AccessView& a : v.accesses)
+    names += (names.empty() ? "" : ", ") + a.name;
+  return names;
+}
+
+// "A=X-systolic,B=4" -> (access index, value), each tensor at most once.
+std::map<size_t, std::string> parsePairs(const std::string& text, const std::string& flag,
+                                         const std::string& what,
+                                         const dataflow::StatementView& v) {
+  std::map<size_t, std::string> out;
+  size_t i = 0;
+  while (true) {
+    size_t comma = text.find(',', i);
+    std::string item = text.substr(i, comma == std::string::npos ? std::string::npos : comma - i);
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw Error(flag, "expected TENSOR=" + what +
+                            " pairs such as A=" + (flag == "--layout" ? "skew" : "X-systolic") +
+                            ", found '" + item + "'");
+    std::string tensor = item.substr(0, eq);
+    size_t a = 0;
+    while (a < v.accesses.size() && v.accesses[a].name != tensor)
+      ++a;
+    if (a == v.accesses.size())
+      throw Error(flag, "'" + tensor + "' is not a tensor of " + v.statement +
+                            " (tensors: " + tensorList(v) + ")");
+    if (!out.emplace(a, item.substr(eq + 1)).second)
+      throw Error(flag, "'" + tensor + "' is given twice");
+    if (comma == std::string::npos) break;
+    i = comma + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+void checkSelection(const Selection& s) {
+  if (s.point) {
+    const std::string& id = *s.point;
+    if (id.empty())
+      throw Error("--point", "the design ID is empty; give one that `rubick explore` lists");
+    if (!s.entries.empty() || !s.layouts.empty())
+      throw Error("--point", "give either --point or --entries/--layout, not both");
+    if (s.all) throw Error("--point", "give either --point or --all, not both");
+    if (!looksLikeId(id))
+      throw Error("--point", "'" + id + "' is not a design ID (" + std::to_string(kIdDigits) +
+                                 " hex digits, as `rubick explore` lists them" +
+                                 (id.size() == 10 ? "; IDs of 10 digits are from an older "
+                                                    "rubick: run `rubick explore` again"
+                                                  : "") +
+                                 ")");
+  }
+  if (!s.cover.empty() && !s.all) throw Error("--cover", "--cover selects among --all");
+  if (!s.cover.empty() && s.cover != "roles" && s.cover != "combinations")
+    throw Error("--cover", "expected roles or combinations, found '" + s.cover + "'");
+  if (s.skip < 0)
+    throw Error("--skip", "expected 0 or more designs to skip, found " + std::to_string(s.skip));
+  if (s.limit && *s.limit < 1)
+    throw Error("--limit", "expected at least 1 design, found " + std::to_string(*s.limit) +
+                               (*s.limit == 0 ? " (leave --limit out for no limit)" : ""));
+}
+
+TensorChoices parseChoices(const Selection& s, const dataflow::StatementView& v) {
+  TensorChoices c;
+  if (!s.entries.empty())
+    for (const auto& [a, name] : parsePairs(s.entries, "--entries", "ENTRY", v)) {
+      std::optional<ir::EntryKind> k = ir::parseEntryKind(name);
+      if (!k) {
+        std::string names;
+        for (const ir::EntryInfo& e : ir::allEntries())
+          names += (names.empty() ? "" : ", ") + std::string(e.name);
+        throw Error("--entries", "unknown entry '" + name + "' for " + v.accesses[a].name +
+                                     " (entries: " + names + ", or their numbers 1-14)");
+      }
+      c.entries[a] = *k;
+    }
+  if (!s.layouts.empty())
+    for (const auto& [a, name] : parsePairs(s.layouts, "--layout", "TRANSFORM", v)) {
+      if (std::find(std::begin(kTransforms), std::end(kTransforms), name) ==
+          std::end(kTransforms)) {
+        std::string names;
+        for (const char* t : kTransforms)
+          names += (names.empty() ? "" : ", ") + std::string(t);
+        throw Error("--layout", "unknown layout transform '" + name + "' for " +
+                                    v.accesses[a].name + " (transforms: " + names + ")");
+      }
+      c.layouts[a] = name;
+    }
+  return c;
+}
+
+bool matches(const dataflow::StatementView& v, const DesignPoint& d, const TensorChoices& c) {
+  for (const auto& [a, k] : c.entries)
+    if (d.entries[a].kind != k) return false;
+  if (c.layouts.empty()) return true;
+  dataflow::Decomposition dec = dataflow::decompose(v, d.dataflow);
+  for (const auto& [a, name] : c.layouts)
+    if (ir::transformName(dec.tensors[a].layout) != name) return false;
+  return true;
+}
+
+std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const ExploreOptions& o,
+                                       const Selection& s, const std::string& command,
+                                       size_t* selected) {
+  checkSelection(s);
+  const TensorChoices choices = parseChoices(s, v);
+  std::vector<DesignPoint> chosen;
+  if (s.point) {
+    std::optional<DesignPoint> d = findDesign(v, o, *s.point);
+    if (!d)
+      throw Error("--point", "no design " + *s.point +
+                                 " among the designs these constraints allow; run `rubick "
+                                 "explore` with the same program, sizes and flags to list them");
+    chosen.push_back(std::move(*d));
+  } else {
+    ExploreResult r = explore(v, o);
+    if (r.points.empty())
+      throw Error(command, "no design satisfies the constraints; " + r.mostRestrictive());
+    const size_t allowed = r.points.size();
+    for (DesignPoint& d : r.points) // ranked by the objective: the first match is the best
+      if (choices.empty() || matches(v, d, choices)) {
+        chosen.push_back(std::move(d));
+        if (!s.all) break;
+      }
+    if (chosen.empty())
+      throw Error(!s.entries.empty() ? "--entries" : "--layout",
+                  "no design has the requested entries and layouts among the " +
+                      std::to_string(allowed) + " allowed");
+    if (!s.cover.empty()) chosen = sampleCover(chosen, s.cover);
+  }
+  // --skip and --limit cut a window out of the selection, so a long sweep can run in pieces.
+  const size_t n = chosen.size();
+  if (selected) *selected = n;
+  const auto skip = static_cast<size_t>(s.skip);
+  if (skip >= n && skip > 0)
+    throw Error("--skip",
+                "skips all " + std::to_string(n) + " selected design" + (n == 1 ? "" : "s"));
+  chosen.erase(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(skip));
+  if (s.limit && chosen.size() > static_cast<size_t>(*s.limit))
+    chosen.resize(static_cast<size_t>(*s.limit));
+  return chosen;
+}
+
+std::vector<DesignPoint> sampleCover(const std::vector<DesignPoint>& points,
+                                     const std::string& how) {
+  std::vector<DesignPoint> out;
+  std::set<std::vector<ir::EntryKind>> combos;
+  std::set<std::pair<size_t, ir::EntryKind>> roles;
+  for (const DesignPoint& d : points) {
+    bool fresh = false;
+    if (how == "combinations") {
+      std::vector<ir::EntryKind> k;
+      for (const ir::OrientedEntry& e : d.entries)
+        k.push_back(e.kind);
+      fresh = combos.insert(k).second;
+    } else {
+      for (size_t a = 0; a < d.entries.size(); ++a)
+        fresh |= roles.insert({a, d.entries[a].kind}).second;
+    }
+    if (fresh) out.push_back(d);
+  }
+  return out;
+}
+
+} // namespace rubick::dse
