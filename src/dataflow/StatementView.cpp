@@ -23,6 +23,19 @@ StatementView viewStatement(const tc::Program& program, size_t stmt) {
     v.loops.push_back(l.name);
     v.extent.push_back(l.hi - l.lo);
   }
+  // Latencies, buffer sizes and addresses are int64: bounding the iteration count keeps every
+  // metric far from overflow (a latency is at most a few hundred cycles per iteration).
+  int64_t iterations = 1;
+  for (int64_t e : v.extent)
+    if (e > 0 &&
+        (__builtin_mul_overflow(iterations, e, &iterations) || iterations > kMaxIterations)) {
+      std::string loops;
+      for (size_t l = 0; l < v.loops.size(); ++l)
+        loops += (l ? ", " : "") + v.loops[l] + ":" + std::to_string(v.extent[l]);
+      throw Error("sizes", s.name + " (" + s.text + ") has over 2^50 iterations (loops " + loops +
+                               "); rubick's model supports up to 2^50 (about 1.1e15): use "
+                               "smaller sizes");
+    }
   std::map<int, int> seen;
   auto add = [&](const tc::Access& a, bool write) {
     AccessView av;

@@ -23,6 +23,8 @@
 
 namespace rubick::verify {
 
+constexpr int64_t kMaxSimulatedElements = int64_t(1) << 26;
+
 namespace fs = std::filesystem;
 
 bool Result::pass() const {
@@ -97,6 +99,16 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
   // Before anything is written: a statement the hardware cannot build is not a failed design.
   const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
   if (!problem.empty()) throw Unsupported("verify", problem);
+  // Every element goes in and out through the host port, and the reference model holds them
+  // all: a problem past this is not one to simulate (and would exhaust memory first).
+  int64_t elements = 0;
+  for (const dataflow::AccessView& a : v.accesses)
+    elements += std::min(prog.tensors[a.tensor].elements(), kMaxSimulatedElements + 1);
+  if (elements > kMaxSimulatedElements)
+    throw Unsupported("verify", "the tensors hold " + std::to_string(elements) +
+                                    " elements; verify simulates at most " +
+                                    std::to_string(kMaxSimulatedElements) +
+                                    " (every one passes the host port): use smaller sizes");
   prepareWork(o);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   unsigned jobs = o.jobs ? o.jobs : cores;

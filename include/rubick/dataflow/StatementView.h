@@ -34,7 +34,10 @@ struct StatementView {
   size_t loopIndex(const std::string& name) const; // loops.size() when absent
 };
 
-/// Throws rubick::Error when `stmt` is out of range.
+/// The most iterations a statement may have (the product of its loop extents).
+inline constexpr int64_t kMaxIterations = int64_t(1) << 50;
+
+/// Throws rubick::Error when `stmt` is out of range or has more than kMaxIterations iterations.
 StatementView viewStatement(const tc::Program& program, size_t stmt);
 
 } // namespace rubick::dataflow
