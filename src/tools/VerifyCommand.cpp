@@ -12,6 +12,7 @@
 #include "rubick/verify/Verify.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -22,13 +23,22 @@
 namespace rubick::cli {
 namespace {
 
+// $TMPDIR/rubick-verify, as temporary files go by convention; /tmp without TMPDIR.
+std::string defaultWorkDir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string base = tmp && *tmp ? tmp : "/tmp";
+  while (base.size() > 1 && base.back() == '/')
+    base.pop_back();
+  return base + "/rubick-verify";
+}
+
 struct VerifyCli {
   InputOptions input;
   SearchOptions search;
   dse::Selection selection; // --point, --entries T=ENTRY,..., --layout, --all, --cover, --skip
   CLI::Option *point = nullptr, *limit = nullptr;
   int64_t limitValue = 0;
-  std::string wave, work = "/tmp/rubick-verify", runtimeDir;
+  std::string wave, work = defaultWorkDir(), runtimeDir;
   bool quiet = false, timing = false, force = false;
   std::string build = "auto";
   uint64_t seed = 1;
@@ -61,7 +71,7 @@ verify::Options runOptions(const VerifyCli& o) {
 int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
   verify::Options vo = runOptions(o);
-  verify::checkTools();                // before the search, which may take a while
+  verify::checkTools(); // before the search, which may take a while
   const dse::Selection& sel = o.selection;
   if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
     if (sel.all || !sel.cover.empty() || sel.limit || sel.skip || !sel.layouts.empty())
@@ -176,7 +186,8 @@ Action addVerifyCommand(CLI::App& app) {
   cmd->add_option("--wave", o->wave, "Write the first trial's waveform to FILE.fst")
       ->type_name("FILE.fst");
   cmd->add_option("--work", o->work,
-                  "Work directory (default /tmp/rubick-verify); must be new, empty or rubick's")
+                  "Work directory (default $TMPDIR/rubick-verify, /tmp/rubick-verify without "
+                  "TMPDIR); must be new, empty or rubick's")
       ->type_name("DIR");
   cmd->add_flag("--force", o->force,
                 "Use --work and --runtime-dir even when they hold files rubick did not write");
