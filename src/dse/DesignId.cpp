@@ -1,6 +1,7 @@
 #include "rubick/dse/DesignId.h"
 
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Hash.h"
 
 #include <algorithm>
 #include <atomic>
@@ -42,11 +43,7 @@ std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow&
 }
 
 std::string hashId(const std::string& text) {
-  uint64_t h = 1469598103934665603ull; // FNV-1a, 64 bit
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
+  uint64_t h = fnv1a(text);
   // FNV-1a leaves the high bits weakly mixed for late bytes: finish with murmur3's fmix64.
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdull;

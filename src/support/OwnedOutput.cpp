@@ -1,6 +1,7 @@
 #include "rubick/support/OwnedOutput.h"
 
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Hash.h"
 #include "rubick/support/Interrupt.h"
 #include "rubick/support/OutputFile.h"
 
@@ -22,18 +23,6 @@ namespace {
 
 const char* const kManifestTitle =
     "rubick output directory: rubick replaces it only while it holds just these files, unchanged";
-
-// FNV-1a: enough to notice a file edited by hand (not a defence against forgery).
-std::string hashText(const std::string& text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 std::string readAll(const fs::path& p, size_t limit = std::string::npos) {
   std::ifstream in(p, std::ios::binary);
@@ -83,7 +72,7 @@ std::string foreignContent(const fs::path& dir) {
     auto found = listed.find(rel);
     if (!fs::is_regular_file(st) || found == listed.end())
       return "it holds " + rel + ", which rubick did not write there";
-    if (hashText(readAll(it->path())) != found->second)
+    if (fnv1aHex(readAll(it->path())) != found->second)
       return rel + " has changed since rubick wrote it";
   }
   if (ec) return "it cannot be read: " + ec.message();
@@ -113,7 +102,7 @@ bool earlierWorkDirectory(const fs::path& dir) {
 std::string manifestText(const std::vector<OutputEntry>& files) {
   std::string text = std::string(kManifestTitle) + "\n";
   for (const OutputEntry& f : files)
-    text += hashText(f.content) + " " + f.path + "\n";
+    text += fnv1aHex(f.content) + " " + f.path + "\n";
   return text;
 }
 

@@ -4,6 +4,7 @@
 
 #include "rubick/emit/Templates.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Hash.h"
 #include "rubick/support/Process.h"
 
 #include <cerrno>
@@ -78,18 +79,6 @@ Prebuilt::makeVariables(const std::vector<std::string>& designGlobals) const {
 }
 
 namespace {
-
-// FNV-1a: a stable name for a key (std::hash may differ between builds of rubick).
-std::string hashText(const std::string& text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 std::string commandOutput(const std::vector<std::string>& args, const fs::path& scratch) {
   std::error_code ec;
@@ -199,7 +188,7 @@ const Prebuilt& Runtime::get(bool trace) {
 
 Prebuilt Runtime::build(bool trace) const {
   const std::string flavour = trace ? "trace" : "plain";
-  const std::string key = hashText(key_ + "\nflavour " + flavour) + "-" + flavour;
+  const std::string key = fnv1aHex(key_ + "\nflavour " + flavour) + "-" + flavour;
   const fs::path dir = fs::path(root_) / key;
   FileLock lock(fs::path(root_) / (key + ".lock"));
   if (std::optional<Prebuilt> p = load(dir, key)) return *p;
