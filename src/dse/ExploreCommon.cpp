@@ -55,7 +55,7 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     out.stats.byBuffer += overBudget;
     // Final filter: every constraint, whatever was pruned before.
     if (viol.any() || overBudget) continue;
-    DesignPoint d; // the id is set by Collector::add, for the designs it keeps
+    DesignPoint d;             // the id is set by Collector::add, for the designs it keeps
     d.dataflow = std::move(t); // ts is ours: no copy
     d.entries = f.entries;
     d.metrics = std::move(m);

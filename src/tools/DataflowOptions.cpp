@@ -4,7 +4,6 @@
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/SourceFile.h"
 
-
 namespace rubick::cli {
 
 void addStatementOption(CLI::App& cmd, DataflowOptions& o) {
