@@ -1,6 +1,7 @@
 #include "Numbers.h"
 
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Printable.h"
 
 namespace rubick::cli {
 namespace {
@@ -18,12 +19,9 @@ std::string range(int64_t lo, int64_t hi) {
   return "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
 }
 
-// Long or binary input is cut in the message.
+// CLI11 prints validator messages itself, so they get rubick's escaping and cutting here.
 std::string shown(const std::string& text) {
-  std::string out;
-  for (char c : text.substr(0, 40))
-    out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
-  return "'" + out + (text.size() > 40 ? "...'" : "'");
+  return "'" + safeMessage(text) + "'";
 }
 
 } // namespace
