@@ -7,6 +7,7 @@
 #include "rubick/attn/LaneSchedule.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <map>
@@ -175,6 +176,9 @@ PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, i
 
 PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& form,
                                const PipelineOptions& o) {
+  if (o.explore.constraints.memory.enabled())
+    throw Unsupported("attention", "attention pipelines with an external memory are not "
+                                   "modelled yet: drop --mem-bandwidth or the target's 'memory'");
   PipelineResult r;
   r.form = form;
   dse::ExploreOptions eo = o.explore;

@@ -51,6 +51,7 @@ StatementView viewStatement(const tc::Program& program, size_t stmt) {
       v.signature += ")";
     }
     av.elementBits = tc::bitWidth(t.type);
+    av.shape = t.shape;
     for (const tc::AffineIndex& idx : a.indices) {
       av.coeffs.push_back(idx.coeffs);
       int64_t c = idx.constant;

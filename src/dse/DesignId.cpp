@@ -28,7 +28,7 @@ uint64_t parseId(const std::string& id) {
 } // namespace
 
 std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow& d,
-                     const std::vector<int64_t>& elementBits) {
+                     const std::vector<int64_t>& elementBits, const std::string& extra) {
   // The version tag keeps IDs of this scheme apart from any later one.
   std::string text = "design/2|" + v.statement + "|" + v.signature + "|" + join(v.extent) + "|";
   for (const dataflow::AccessView& a : v.accesses) {
@@ -39,6 +39,8 @@ std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow&
   }
   text += "bits " + join(elementBits) + "|" + std::to_string(d.p) + "x" + std::to_string(d.q) +
           "|" + dataflow::toSpec(d, v);
+  // Appended only when present, so IDs without a memory system stay as they were.
+  if (!extra.empty()) text += "|" + extra;
   return hashId(text);
 }
 

@@ -1,5 +1,6 @@
 #include "ExploreCommon.h"
 
+#include "rubick/dse/BufferSearch.h"
 #include "rubick/dse/Pareto.h"
 #include "rubick/dse/Tilings.h"
 
@@ -50,8 +51,22 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     out.stats.byFanout += viol.fanout;
     out.stats.byPorts += viol.ports;
     if (o.prune && viol.any()) continue;
-    Metrics m = evaluate(v, t, f.entries, c.elementBits, o.costs);
-    bool overBudget = c.bufferBytes && m.bufferBytes > c.bufferBytes;
+    Metrics m;
+    std::optional<BufferChoice> buffer;
+    bool overBudget = false;
+    if (c.memory.enabled()) {
+      // The buffer tiling with the fewest cycles within the budget; its time loops may be cut
+      // into chunks, which changes the dataflow.
+      buffer = bestBufferTiling(v, t, f.entries, c.elementBits, c.memory, c.bufferBytes);
+      overBudget = !buffer;
+      if (buffer) {
+        t = buffer->dataflow;
+        m = withMemory(evaluate(v, t, f.entries, c.elementBits, o.costs), buffer->metrics, t);
+      }
+    } else {
+      m = evaluate(v, t, f.entries, c.elementBits, o.costs);
+      overBudget = c.bufferBytes && m.bufferBytes > c.bufferBytes;
+    }
     out.stats.byBuffer += overBudget;
     // Final filter: every constraint, whatever was pruned before.
     if (viol.any() || overBudget) continue;
@@ -59,8 +74,31 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     d.dataflow = std::move(t); // ts is ours: no copy
     d.entries = f.entries;
     d.metrics = std::move(m);
+    if (buffer) {
+      d.buffer = std::move(buffer->tiling);
+      d.memory = std::move(buffer->metrics);
+    }
     out.points.push_back(std::move(d));
   }
+}
+
+Metrics withMemory(Metrics m, const MemoryMetrics& mm, const dataflow::Dataflow& d) {
+  m.latency = mm.cycles;
+  m.utilization = double(m.macs) / (double(d.p * d.q) * double(mm.cycles));
+  m.bufferBytes = mm.bankBytes;
+  return m;
+}
+
+std::string memoryIdText(const BufferTiling& t, const MemorySystem& mem) {
+  if (t.size.empty()) return "";
+  std::string s = "memory " + std::to_string(mem.bytesPerCycle) + "," +
+                  std::to_string(mem.latency) + "," + std::to_string(mem.burstBytes) + "|tile ";
+  for (int64_t x : t.size)
+    s += std::to_string(x) + ",";
+  s += "|order ";
+  for (int l : t.order)
+    s += std::to_string(l) + ",";
+  return s;
 }
 
 void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,
@@ -136,7 +174,8 @@ void Collector::add(size_t index, Batch&& b) {
     ps = std::move(kept);
   }
   for (DesignPoint& d : ps)
-    d.id = designId(v_, d.dataflow, o_.constraints.elementBits);
+    d.id = designId(v_, d.dataflow, o_.constraints.elementBits,
+                    memoryIdText(d.buffer, o_.constraints.memory));
   std::lock_guard<std::mutex> lock(mu_);
   pending_.emplace(index, std::move(b));
   for (auto it = pending_.begin(); it != pending_.end() && it->first == next_;

@@ -28,6 +28,13 @@ struct Batch {
 void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, ArrayShape shape,
                 const dataflow::FoundDataflow& f, Batch& out);
 
+/// Metrics `m` of a design's array with the memory system's: latency, utilisation and buffer
+/// become those of the whole run.
+Metrics withMemory(Metrics m, const MemoryMetrics& mm, const dataflow::Dataflow& d);
+
+/// What a design's ID adds for its buffer tiling and memory system ("" without one).
+std::string memoryIdText(const BufferTiling& t, const MemorySystem& mem);
+
 /// Runs work(0..n-1) on the options' threads, reporting progress from the calling thread with
 /// the count in `designs` (if given).
 void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,

@@ -51,6 +51,11 @@ Json constraintsJson(const dataflow::StatementView& v, const Constraints& c) {
   for (size_t a = 0; a < v.accesses.size() && a < c.elementBits.size(); ++a)
     bits[v.accesses[a].name] = c.elementBits[a];
   j["element_bits"] = bits;
+  // Only with a memory system, so files without one read as before.
+  if (c.memory.enabled())
+    j["memory"] = Json{{"bytes_per_cycle", c.memory.bytesPerCycle},
+                       {"latency", c.memory.latency},
+                       {"burst_bytes", c.memory.burstBytes}};
   return j;
 }
 
@@ -116,6 +121,35 @@ Json metricsJson(const Metrics& m) {
               {"energy", number(m.energy)}};
 }
 
+Json memoryJson(const dataflow::StatementView& v, const DesignPoint& pt) {
+  const MemoryMetrics& m = pt.memory;
+  Json sizes = Json::object();
+  for (size_t l = 0; l < v.loops.size(); ++l)
+    sizes[v.loops[l]] = std::min(pt.buffer.size[l], v.extent[l]);
+  Json order = Json::array();
+  for (int l : pt.buffer.order)
+    order.push_back(v.loops[l]);
+  Json tensors = Json::array();
+  for (const TensorTraffic& t : m.tensors)
+    tensors.push_back(Json{{"name", t.name},
+                           {"read_bytes", t.readBytes},
+                           {"write_bytes", t.writeBytes},
+                           {"compulsory_bytes", t.compulsoryBytes},
+                           {"bank_bytes", t.bankBytes}});
+  return Json{
+      {"buffer_tile", sizes},
+      {"order", order},
+      {"buffer_tiles", m.bufferTiles},
+      {"cycles", m.cycles},
+      {"compute_cycles", m.computeCycles},
+      {"bank_bytes", m.bankBytes},
+      {"bus_bytes", m.busBytes},
+      {"compulsory_bytes", m.compulsoryBytes},
+      {"macs_per_byte", number(double(pt.metrics.macs) / double(std::max<int64_t>(m.busBytes, 1)))},
+      {"bound", m.memoryBound ? "memory" : "compute"},
+      {"tensors", tensors}};
+}
+
 Json tensorsJson(const tc::Program& prog, const dataflow::StatementView& v, const DesignPoint& pt) {
   const dataflow::Dataflow& d = pt.dataflow;
   dataflow::Decomposition dec = dataflow::decompose(v, d);
@@ -176,6 +210,7 @@ std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
     j["dataflow"] = dataflowJson(v, pt.dataflow);
     j["metrics"] = metricsJson(pt.metrics);
     j["tensors"] = tensorsJson(prog, v, pt);
+    if (!pt.buffer.size.empty()) j["memory"] = memoryJson(v, pt);
     out += (i ? ",\n    " : "\n    ") + compact(j);
   }
   out += points.empty() ? "]\n}\n" : "\n  ]\n}\n";

@@ -22,6 +22,12 @@ std::string compact(double x) {
 std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r, size_t top) {
   std::vector<std::string> head = {"rank", "id",     "P",     "array", "latency",
                                    "util", "buffer", "wires", "fan",   "area"};
+  // With a memory system: what sets the pace, the bytes moved against the compulsory ones, and
+  // the buffer tile.
+  const bool memory = !r.points.empty() && !r.points.front().buffer.size.empty();
+  if (memory)
+    for (const char* h : {"bound", "traffic", "min", "buffer tile"})
+      head.push_back(h);
   for (const dataflow::AccessView& a : v.accesses)
     head.push_back(a.name + (a.write ? " (out)" : ""));
   head.push_back("dataflow");
@@ -40,6 +46,12 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
                                     std::to_string(m.wires),
                                     std::to_string(std::max(m.maxFanout, m.maxFanin)),
                                     compact(m.area)};
+    if (memory) {
+      row.push_back(d.memory.memoryBound ? "memory" : "compute");
+      row.push_back(kibText(d.memory.busBytes));
+      row.push_back(kibText(d.memory.compulsoryBytes));
+      row.push_back(toString(d.buffer, v));
+    }
     dataflow::Decomposition dec = dataflow::decompose(v, d.dataflow);
     for (size_t a = 0; a < v.accesses.size(); ++a)
       row.push_back(ir::toString(d.entries[a]) + "/" + ir::transformName(dec.tensors[a].layout));
@@ -48,7 +60,9 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
   }
   // Numbers right-aligned, names left-aligned.
   std::ostringstream os;
-  os << formatColumns(head, rows, [](size_t c) { return c == 0 || (c >= 4 && c <= 9); });
+  os << formatColumns(head, rows, [&](size_t c) {
+    return c == 0 || (c >= 4 && c <= 9) || (memory && (c == 11 || c == 12));
+  });
   // stats.designs: with ExploreOptions::keepBest, `points` holds only part of them.
   const size_t all = std::max(r.stats.designs, r.points.size());
   if (all > top) os << "... " << all - top << " more (--top N to show more, --csv for all)\n";

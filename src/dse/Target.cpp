@@ -219,7 +219,44 @@ std::set<ir::EntryKind> parseEntriesField(const std::string& path, const Json& j
   return out;
 }
 
+// "memory": {"bytes_per_cycle": 64, "latency": 100, "burst_bytes": 4096}
+MemorySystem parseMemory(const std::string& path, const Json& j) {
+  if (!j.is_object())
+    throw Error(path, "field 'memory' must be an object such as {\"bytes_per_cycle\": 64, "
+                      "\"latency\": 100}, found " +
+                          shown(j));
+  for (const auto& [key, value] : j.items())
+    if (key != "bytes_per_cycle" && key != "latency" && key != "burst_bytes" && key[0] != '_')
+      throw Error(path, "field 'memory': unknown field '" + key +
+                            "' (known: bytes_per_cycle, latency, burst_bytes)");
+  if (!j.contains("bytes_per_cycle"))
+    throw Error(path, "field 'memory' needs 'bytes_per_cycle' (the bus width in bytes)");
+  MemorySystem m;
+  m.bytesPerCycle = positiveInt(path, "memory.bytes_per_cycle", j["bytes_per_cycle"], 4096);
+  if ((m.bytesPerCycle & (m.bytesPerCycle - 1)) != 0)
+    throw Error(path, "field 'memory.bytes_per_cycle' must be a power of two (a bus width), "
+                      "found " +
+                          shown(j["bytes_per_cycle"]));
+  m.latency = kDefaultMemoryLatency;
+  if (j.contains("latency")) {
+    const Json& l = j["latency"];
+    if (!l.is_number_unsigned() || l.get<uint64_t>() > 1000000)
+      throw Error(path, "field 'memory.latency' must be an integer from 0 to 1000000 (cycles), "
+                        "found " +
+                            shown(l));
+    m.latency = l.get<int64_t>();
+  }
+  m.burstBytes = defaultBurstBytes(m.bytesPerCycle);
+  if (j.contains("burst_bytes"))
+    m.burstBytes = positiveInt(path, "memory.burst_bytes", j["burst_bytes"], 4096);
+  return m;
+}
+
 } // namespace
+
+int64_t defaultBurstBytes(int64_t bytesPerCycle) {
+  return std::min<int64_t>(4096, 256 * bytesPerCycle);
+}
 
 std::set<ir::EntryKind> parseEntrySet(const std::string& text, const std::string& origin) {
   return entrySet(text, origin, "");
@@ -229,7 +266,7 @@ Target loadTarget(const std::string& path) {
   Json j = parseFile(path, "target file");
   checkFields(path, j,
               {"name", "description", "arrays", "array_range", "max_fanout", "max_ports",
-               "buffer_kib", "dtype", "entries"});
+               "buffer_kib", "dtype", "entries", "memory"});
   if (j.contains("arrays") && j.contains("array_range"))
     throw Error(path, "give either 'arrays' or 'array_range', not both");
   Target t;
@@ -254,6 +291,7 @@ Target loadTarget(const std::string& path) {
     t.dtype = d;
   }
   if (j.contains("entries")) t.entries = parseEntriesField(path, j["entries"]);
+  if (j.contains("memory")) t.memory = parseMemory(path, j["memory"]);
   return t;
 }
 

@@ -59,6 +59,19 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
   cmd.add_option("--buffer-kib", o.bufferKib,
                  "On-chip buffer budget for all banks, in KiB; 'none' lifts a target's limit")
       ->type_name("N|none");
+  cmd.add_option("--mem-bandwidth", o.memBandwidth,
+                 "External memory: bus width and bandwidth in bytes per cycle (a power of two); "
+                 "tensors then live in memory and move through the banks in buffer tiles. "
+                 "'none' drops a target's memory")
+      ->type_name("B|none");
+  cmd.add_option("--mem-latency", o.memLatency,
+                 "External memory: cycles from a request to its first beat (default 100)")
+      ->type_name("CYCLES")
+      ->check(wholeNumber(0, 1000000));
+  cmd.add_option("--mem-burst", o.memBurst,
+                 "External memory: longest burst in bytes (default 256 beats, at most 4096)")
+      ->type_name("BYTES")
+      ->check(wholeNumber(1, 4096));
   cmd.add_option("--entries", o.entries,
                  "Allowed access entries: all, fpga (no diagonals), or a list of names/numbers")
       ->type_name("all|fpga|LIST");
@@ -106,6 +119,7 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
     c.bufferBytes = t.bufferKib.value_or(0) * 1024;
     if (t.entries) c.entries = *t.entries;
     if (t.dtype) dtype = *t.dtype;
+    if (t.memory) c.memory = *t.memory;
   }
   if (!o.df.array.empty() && !o.arrayRange.empty())
     throw Error("--array", "give either --array or --array-range, not both");
@@ -119,6 +133,18 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
   if (auto n = parseLimit("--max-fanout", o.maxFanout, int64_t(1) << 30)) c.maxFanout = *n;
   if (auto n = parseLimit("--max-ports", o.maxPorts, int64_t(1) << 30)) c.maxPorts = *n;
   if (auto n = parseLimit("--buffer-kib", o.bufferKib, int64_t(1) << 40)) c.bufferBytes = *n * 1024;
+  if (auto n = parseLimit("--mem-bandwidth", o.memBandwidth, 4096)) {
+    if (*n & (*n - 1))
+      throw Error("--mem-bandwidth",
+                  "must be a power of two (a bus width in bytes), found " + std::to_string(*n));
+    c.memory = {};
+    if (*n) c.memory = {*n, dse::kDefaultMemoryLatency, dse::defaultBurstBytes(*n)};
+  }
+  if ((o.memLatency || o.memBurst) && !c.memory.enabled())
+    throw Error(o.memLatency ? "--mem-latency" : "--mem-burst",
+                "there is no external memory: give --mem-bandwidth or a target with 'memory'");
+  if (o.memLatency) c.memory.latency = *o.memLatency;
+  if (o.memBurst) c.memory.burstBytes = *o.memBurst;
   if (!o.entries.empty()) c.entries = dse::parseEntrySet(o.entries, "--entries");
   if (!o.dtype.empty()) dtype = o.dtype;
   for (const dataflow::AccessView& a : v.accesses) {

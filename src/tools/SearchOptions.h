@@ -8,6 +8,7 @@
 #include "rubick/frontend/Program.h"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct SearchOptions {
   DataflowOptions df; // --stmt, --array
   std::string arrayRange;
   std::string maxFanout, maxPorts, bufferKib; // a number, "none", or empty: not given
+  std::string memBandwidth;                   // bytes per cycle, "none", or empty: not given
+  std::optional<int64_t> memLatency, memBurst;
   std::string entries, dtype, target, costTable, objective = "latency";
   unsigned threads = 0;
   std::vector<int64_t> blockKeys;   // attention pipelines: key-block sizes to consider

@@ -105,7 +105,32 @@ TEST(DseTarget, EveryFieldOptionalAndCommentsIgnored) {
 
 const char* kKnown =
     "(known: name, description, arrays, array_range, max_fanout, max_ports, buffer_kib, dtype, "
-    "entries)";
+    "entries, memory)";
+
+TEST(DseTarget, Memory) {
+  Target t = loadTarget(tempFile("m.json", R"({"memory": {"bytes_per_cycle": 64}})"));
+  ASSERT_TRUE(t.memory);
+  EXPECT_EQ(t.memory->bytesPerCycle, 64);
+  EXPECT_EQ(t.memory->latency, kDefaultMemoryLatency);
+  EXPECT_EQ(t.memory->burstBytes, 4096); // 256 beats of 64 bytes is over 4 KiB
+  t = loadTarget(tempFile(
+      "m2.json", R"({"memory": {"bytes_per_cycle": 4, "latency": 0, "burst_bytes": 64}})"));
+  EXPECT_EQ(t.memory->latency, 0);
+  EXPECT_EQ(t.memory->burstBytes, 64);
+  EXPECT_EQ(
+      loadTarget(tempFile("m3.json", R"({"memory": {"bytes_per_cycle": 8}})")).memory->burstBytes,
+      2048);
+  EXPECT_EQ(targetError(R"({"memory": {"latency": 10}})"),
+            "field 'memory' needs 'bytes_per_cycle' (the bus width in bytes)");
+  EXPECT_EQ(targetError(R"({"memory": {"bytes_per_cycle": 48}})"),
+            "field 'memory.bytes_per_cycle' must be a power of two (a bus width), found 48");
+  EXPECT_EQ(targetError(R"({"memory": {"bytes_per_cycle": 8, "latencyy": 1}})"),
+            "field 'memory': unknown field 'latencyy' (known: bytes_per_cycle, latency, "
+            "burst_bytes)");
+  EXPECT_EQ(targetError(R"({"memory": 64})"),
+            "field 'memory' must be an object such as {\"bytes_per_cycle\": 64, \"latency\": "
+            "100}, found 64");
+}
 
 TEST(DseTarget, UnknownFieldsAndWrongTypes) {
   EXPECT_EQ(targetError(R"({"max_fanot": 16})"),

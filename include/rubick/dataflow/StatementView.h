@@ -20,6 +20,7 @@ struct AccessView {
   std::vector<IntVec> coeffs; // one row per tensor dimension, one column per loop
   IntVec constant;            // per tensor dimension (loop offsets folded in)
   int64_t elementBits = 0;
+  IntVec shape; // the tensor's declared sizes (row-major in memory); empty: unknown
 };
 
 struct StatementView {

@@ -19,8 +19,9 @@ inline constexpr size_t kIdDigits = 16;
 /// Stable identifier of a design: a hash of its statement (text, tensor types and shapes, loop
 /// extents, accesses), the element widths the hardware stores (`elementBits`, per access, the
 /// write first: the program's types or --dtype), the array shape and the dataflow.
+/// `extra` describes whatever else shapes the hardware (the buffer tiling and memory system).
 std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow& d,
-                     const std::vector<int64_t>& elementBits);
+                     const std::vector<int64_t>& elementBits, const std::string& extra = "");
 
 /// kIdDigits hex digits of a 64-bit hash of `text` (FNV-1a, then a final mix so that every
 /// input byte moves every output bit): the form of every rubick ID.

@@ -23,6 +23,7 @@
 #include "rubick/dataflow/Enumerate.h"
 #include "rubick/dse/CostModel.h"
 #include "rubick/dse/DesignId.h"
+#include "rubick/dse/Memory.h"
 #include "rubick/ir/AccessEntry.h"
 
 #include <functional>
@@ -41,10 +42,13 @@ struct Constraints {
   std::vector<ArrayShape> arrays;
   int64_t maxFanout = 0;   // 0: no limit (applies to fan-out of inputs and fan-in of outputs)
   int64_t maxPorts = 0;    // per tensor; 0: no limit
-  int64_t bufferBytes = 0; // all banks together; 0: no limit
+  int64_t bufferBytes = 0; // all banks together (both halves with a memory system); 0: no limit
   std::set<ir::EntryKind> entries; // allowed kinds; empty: all 14
   /// Stored element width per access (write first); the program's types unless --dtype.
   std::vector<int64_t> elementBits;
+  /// External memory (docs/memory.md); when enabled every design gets the buffer tiling with
+  /// the fewest cycles, and latency, utilisation and buffer are those of the whole run.
+  MemorySystem memory;
 };
 
 enum class Objective { Latency, Wires, Area, Buffer };
@@ -59,6 +63,9 @@ struct DesignPoint {
   /// Position in search order (array shape, then space-time matrix, then tiling), counting
   /// every design that satisfies the constraints from 0: the order of `onDesign` and --csv.
   size_t order = 0;
+  /// With a memory system: the buffer tiling and its metrics (`buffer.size` empty otherwise).
+  BufferTiling buffer;
+  MemoryMetrics memory;
 };
 
 struct ExploreStats {

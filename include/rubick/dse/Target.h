@@ -12,6 +12,11 @@
 //     "buffer_kib": 1024,
 //     "dtype": "int8",
 //     "entries": "fpga"                     or "all", or a list of entry names/numbers
+//     "memory": {                           external memory (docs/memory.md)
+//       "bytes_per_cycle": 64,              bus width: one beat of this many bytes a cycle
+//       "latency": 100,                     cycles to a transfer's first beat (default 100)
+//       "burst_bytes": 4096                 longest burst (default 256 beats, at most 4096)
+//     }
 //   }
 
 #include "rubick/dse/CostModel.h"
@@ -31,7 +36,12 @@ struct Target {
   std::optional<int64_t> maxFanout, maxPorts, bufferKib;
   std::optional<std::string> dtype;
   std::optional<std::set<ir::EntryKind>> entries;
+  std::optional<MemorySystem> memory;
 };
+
+/// Defaults of a memory system's fields.
+inline constexpr int64_t kDefaultMemoryLatency = 100;
+int64_t defaultBurstBytes(int64_t bytesPerCycle);
 
 /// Throws rubick::Error naming the file (and the field) on unreadable or malformed input.
 Target loadTarget(const std::string& path);

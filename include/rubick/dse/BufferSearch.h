@@ -1,0 +1,50 @@
+#pragma once
+// Choosing a design's buffer-level tiling (docs/memory.md).
+//
+// Candidates, per loop by its role in the dataflow:
+//  - spatial loops (feeding x or y, array tile factor f): n = ceil(E / f) array tiles; a buffer
+//    tile holds ceil(n / B) of them for B = 1, 2, 4, ... below n, and n;
+//  - time loops (feeding only t1): chunks of ceil(E / B) iterations for the same B; a chunk
+//    shorter than E becomes the array tile's extent in that loop (the dataflow's factor), so an
+//    array tile then covers one chunk and partial sums meet in the output banks;
+//  - outer loops (not on the array): ceil(E / B) iterations.
+// Orders: loops read by the same tensors are kept in loop order (swapping them changes no
+// transfer), and every order of those groups is tried.
+//
+// The best candidate has the fewest cycles, then the fewest bus bytes, then the fewest bank
+// bytes, then the smallest tiling; the bank budget (0: none) bounds the bank bytes. The search
+// skips what a lower bound shows cannot win (chunkings by their compute cycles, sizes by their
+// first load and last store), which a test compares against trying every candidate.
+
+#include "rubick/dse/Memory.h"
+
+#include <optional>
+
+namespace rubick::dse {
+
+struct BufferChoice {
+  dataflow::Dataflow dataflow; // the design's dataflow with its time loops chunked
+  BufferTiling tiling;
+  MemoryMetrics metrics;
+};
+
+/// The model's inputs for dataflow `d` (already chunked) with `entries`.
+MemoryProblem memoryProblem(const dataflow::StatementView& v, const dataflow::Dataflow& d,
+                            const std::vector<ir::OrientedEntry>& entries,
+                            const std::vector<int64_t>& elementBits, const MemorySystem& memory);
+
+/// `d` with time loop `loop` cut into chunks of `chunk` iterations (the chunk index becomes the
+/// outermost time stamp).
+dataflow::Dataflow chunked(const dataflow::StatementView& v, const dataflow::Dataflow& d, int loop,
+                           int64_t chunk);
+
+/// The best buffer tiling of the design, or nullopt when none fits `bankBudget` bytes. With
+/// `prune` false every candidate is evaluated (the reference for tests).
+std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
+                                             const dataflow::Dataflow& d,
+                                             const std::vector<ir::OrientedEntry>& entries,
+                                             const std::vector<int64_t>& elementBits,
+                                             const MemorySystem& memory, int64_t bankBudget,
+                                             bool prune = true);
+
+} // namespace rubick::dse

@@ -1,0 +1,102 @@
+#pragma once
+// The memory system's cost model: tensors live in external memory in their plain row-major
+// layout and move through the on-chip banks in buffer tiles (docs/memory.md).
+//
+// A buffer tile is a box of the loop space: per loop a size (a multiple of the array tile's
+// extent in that loop), walked in a loop order chosen per design (outermost first). Banks are
+// ping-pong: while the array computes buffer tile s, the DMA reads what tile s+1 needs and
+// writes what tile s-1 finished. So
+//
+//   cycles = X(in(0)) + sum over s of max(C(s), X(in(s+1) + out(s-1))) + X(out(N-1))
+//   C(s)   = array tiles in s x array tile cycles            (the schedule of dse/Schedule.h)
+//   X(b)   = 0 if b moves no beat, else latency + beats        (one bus word per beat and cycle)
+//
+// in(s): the inputs whose tile changed from s-1 (all of them for s = 0), plus outputs whose
+// partial sums were written out earlier (a reduction loop outside the output's loops) and must
+// be read back; out(s): the outputs whose tile changes after s (all of them after the last).
+// A tensor tile moves as runs of consecutive bytes in the row-major layout, each run a whole
+// number of beats.
+//
+// The sum over the N tiles is evaluated exactly in closed form: a tile's terms depend only on
+// whether each level's index is the first, a middle one, the next to last or the last, so tiles
+// fall into at most 4^levels classes of known sizes (walkMemory is the tile-by-tile reference).
+
+#include "rubick/dataflow/Dataflow.h"
+#include "rubick/dataflow/StatementView.h"
+#include "rubick/ir/AccessEntry.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rubick::dse {
+
+/// External memory as the explorer sees it (a target's "memory" object; docs/memory.md).
+struct MemorySystem {
+  int64_t bytesPerCycle =
+      0;                  // bus width and bandwidth: one beat of this many bytes a cycle; 0: none
+  int64_t latency = 0;    // cycles from a transfer's first request to its first beat
+  int64_t burstBytes = 0; // longest burst the DMA issues (never across a 4 KiB boundary)
+  bool enabled() const { return bytesPerCycle > 0; }
+  friend bool operator==(const MemorySystem&, const MemorySystem&) = default;
+};
+
+/// The buffer-level tiling of one design.
+struct BufferTiling {
+  std::vector<int64_t> size; // per loop: its extent in one (full) buffer tile
+  std::vector<int> order;    // loops with more than one tile, outermost first
+  friend auto operator<=>(const BufferTiling&, const BufferTiling&) = default;
+};
+
+/// Per access (write first): what the model needs of its array-level layout in the banks.
+struct BankUse {
+  int64_t ports = 0;     // banks
+  int64_t span = 1;      // bank words per array tile: the port-time span (1 for held values)
+  int64_t bytes = 1;     // bytes per element in the banks
+  std::vector<int> grow; // loops whose array tiles in a buffer tile multiply the bank depth
+};
+
+/// Everything the model needs of one design besides the buffer tiling.
+struct MemoryProblem {
+  const dataflow::StatementView* view = nullptr;
+  std::vector<int64_t> arrayTile; // per loop: the extent one array tile covers
+  int64_t tileCycles = 0;         // cycles of one array tile
+  std::vector<BankUse> banks;     // per access
+  MemorySystem memory;
+};
+
+struct TensorTraffic {
+  std::string name;
+  bool output = false;
+  int64_t readBytes = 0, writeBytes = 0; // moved over the bus, whole beats
+  int64_t compulsoryBytes = 0;           // every element once
+  int64_t bankBytes = 0;                 // both halves of its ping-pong banks
+};
+
+struct MemoryMetrics {
+  int64_t cycles = 0;        // start to done, transfers included
+  int64_t computeCycles = 0; // array tiles x tile cycles
+  int64_t bufferTiles = 0;
+  int64_t bankBytes = 0; // on-chip, both halves
+  int64_t busBytes = 0;  // read + written, whole beats
+  int64_t compulsoryBytes = 0;
+  bool memoryBound = false; // the transfers' cycles exceed the array's
+  std::vector<TensorTraffic> tensors;
+};
+
+/// The model above, in closed form.
+MemoryMetrics evaluateMemory(const MemoryProblem& p, const BufferTiling& t);
+
+/// The same by walking every buffer tile (the reference for tests; time grows with the tiles).
+MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t);
+
+/// Bank bytes of one buffer tile, both halves (what the buffer budget limits).
+int64_t bankBytes(const MemoryProblem& p, const BufferTiling& t);
+
+/// Bus beats to move one tile of access `a` whose loops have the given sizes.
+int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize);
+
+/// "i:64 j:64 k:256, order k,i,j" (loops at their full extent and an empty order are left out).
+std::string toString(const BufferTiling& t, const dataflow::StatementView& v);
+
+} // namespace rubick::dse

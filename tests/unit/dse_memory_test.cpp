@@ -1,0 +1,129 @@
+// The memory model: the closed form equals the tile-by-tile walk, hand-derived transfer counts
+// hold, and the buffer-tiling search with its lower bounds finds what trying everything finds.
+
+#include "dataflow_test_util.h"
+
+#include "rubick/dse/BufferSearch.h"
+#include "rubick/dse/Explore.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace rubick::dse {
+namespace {
+
+const std::vector<int64_t> kBits = {32, 8, 8};
+
+// A few explored designs of `v` on 4x4 (different entries and tilings).
+std::vector<DesignPoint> someDesigns(const dataflow::StatementView& v, size_t every) {
+  ExploreOptions o;
+  o.constraints.arrays = {{4, 4}};
+  o.constraints.elementBits = kBits;
+  o.threads = 1;
+  std::vector<DesignPoint> out;
+  ExploreResult r = explore(v, o);
+  for (size_t i = 0; i < r.points.size(); i += every)
+    out.push_back(r.points[i]);
+  return out;
+}
+
+void expectSame(const MemoryMetrics& a, const MemoryMetrics& b) {
+  EXPECT_EQ(a.cycles, b.cycles);
+  EXPECT_EQ(a.computeCycles, b.computeCycles);
+  EXPECT_EQ(a.busBytes, b.busBytes);
+  EXPECT_EQ(a.bankBytes, b.bankBytes);
+  EXPECT_EQ(a.bufferTiles, b.bufferTiles);
+  EXPECT_EQ(a.memoryBound, b.memoryBound);
+  ASSERT_EQ(a.tensors.size(), b.tensors.size());
+  for (size_t i = 0; i < a.tensors.size(); ++i) {
+    EXPECT_EQ(a.tensors[i].readBytes, b.tensors[i].readBytes) << a.tensors[i].name;
+    EXPECT_EQ(a.tensors[i].writeBytes, b.tensors[i].writeBytes) << a.tensors[i].name;
+  }
+}
+
+TEST(Memory, ClosedFormEqualsWalk) {
+  // Sizes that are not multiples of the array, so last tiles are short.
+  dataflow::StatementView v = dataflow::test::gemm(13, 10, 11);
+  std::mt19937 rng(7);
+  int checked = 0;
+  for (const DesignPoint& d : someDesigns(v, 97)) {
+    for (int trial = 0; trial < 12; ++trial) {
+      MemorySystem mem{int64_t(1) << (rng() % 5), int64_t(rng() % 30), 64};
+      // Chunk one time loop now and then, so array tiles cover part of the reduction.
+      dataflow::Dataflow df = d.dataflow;
+      for (size_t c = 0; c < df.k(); ++c)
+        if (df.s[0][c] == 0 && df.s[1][c] == 0 && rng() % 2)
+          df = chunked(v, df, df.inner[c].loop, 1 + int64_t(rng() % v.extent[df.inner[c].loop]));
+      MemoryProblem p = memoryProblem(v, df, d.entries, kBits, mem);
+      BufferTiling t;
+      for (size_t l = 0; l < v.extent.size(); ++l) {
+        const int64_t tiles = (v.extent[l] + p.arrayTile[l] - 1) / p.arrayTile[l];
+        t.size.push_back(p.arrayTile[l] * (1 + int64_t(rng() % tiles)));
+        if (t.size[l] < v.extent[l]) t.order.push_back(int(l));
+      }
+      std::shuffle(t.order.begin(), t.order.end(), rng);
+      SCOPED_TRACE(toString(t, v));
+      expectSame(evaluateMemory(p, t), walkMemory(p, t));
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 50);
+}
+
+TEST(Memory, HandDerivedTraffic) {
+  // GEMM 16^3 output-stationary on 4x4 (i, j on the array, k in time), 4-byte beats, latency 10.
+  dataflow::StatementView v = dataflow::test::gemm(16, 16, 16);
+  dataflow::Dataflow d =
+      dataflow::parseDataflowSpec("PE(i mod 4, j mod 4) | T(k, j / 4, i / 4)", v, 4, 4);
+  std::vector<ir::OrientedEntry> entries;
+  for (const dataflow::TensorDecomposition& td : dataflow::decompose(v, d).tensors)
+    entries.push_back(*td.entry);
+  MemorySystem mem{4, 10, 64};
+  MemoryProblem p = memoryProblem(v, d, entries, kBits, mem);
+  // Buffer tiles of 8 rows of C, all columns, the whole reduction; one loop of 2 tiles.
+  BufferTiling t{{8, 16, 16}, {0}};
+  MemoryMetrics m = evaluateMemory(p, t);
+  // A: each element once (its rows change with i); B: whole, once (it does not depend on i);
+  // C: written once, 4 bytes an element.
+  EXPECT_EQ(m.tensors[1].readBytes, 16 * 16);
+  EXPECT_EQ(m.tensors[2].readBytes, 16 * 16);
+  EXPECT_EQ(m.tensors[0].writeBytes, 16 * 16 * 4);
+  EXPECT_EQ(m.bufferTiles, 2);
+  // Two tiles: load A rows 0-7 and B (32 + 64 beats), compute, load A rows 8-15 (32 beats)
+  // under it, compute, store C rows 8-15 (128 beats); C rows 0-7 go out while tile 1 computes.
+  const int64_t tile = p.tileCycles * 8; // 2 x 4 array tiles of 4x4 per buffer tile
+  const int64_t cycles =
+      (10 + 96) + std::max<int64_t>(tile, 10 + 32) + std::max<int64_t>(tile, 10 + 128) + (10 + 128);
+  EXPECT_EQ(m.cycles, cycles);
+  EXPECT_EQ(m.computeCycles, 2 * tile);
+
+  // Order matters: tiles over i and k (k outer) write C's partial sums out and read them back.
+  BufferTiling rmw{{8, 16, 8}, {2, 0}};
+  MemoryProblem pc = memoryProblem(v, chunked(v, d, 2, 8), entries, kBits, mem);
+  MemoryMetrics r = evaluateMemory(pc, rmw);
+  EXPECT_EQ(r.tensors[0].writeBytes, 2 * 16 * 16 * 4); // every C tile twice
+  EXPECT_EQ(r.tensors[0].readBytes, 16 * 16 * 4);      // the second visit reads it back
+  expectSame(r, walkMemory(pc, rmw));
+}
+
+TEST(Memory, SearchWithBoundsFindsTheBest) {
+  dataflow::StatementView v = dataflow::test::gemm(24, 20, 28);
+  for (const DesignPoint& d : someDesigns(v, 211))
+    for (int64_t budget : {0, 2000, 600})
+      for (MemorySystem mem : {MemorySystem{16, 40, 64}, MemorySystem{2, 5, 64}}) {
+        auto fast = bestBufferTiling(v, d.dataflow, d.entries, kBits, mem, budget, true);
+        auto full = bestBufferTiling(v, d.dataflow, d.entries, kBits, mem, budget, false);
+        ASSERT_EQ(fast.has_value(), full.has_value());
+        if (!fast) continue;
+        EXPECT_EQ(fast->dataflow, full->dataflow);
+        EXPECT_EQ(fast->tiling, full->tiling);
+        EXPECT_EQ(fast->metrics.cycles, full->metrics.cycles);
+        if (budget) {
+          EXPECT_LE(fast->metrics.bankBytes, budget);
+        }
+      }
+}
+
+} // namespace
+} // namespace rubick::dse
