@@ -29,7 +29,9 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
                 const dataflow::FoundDataflow& f, Batch& out);
 
 /// Runs work(0..n-1) on the options' threads, reporting progress from the calling thread with
-/// the count in `designs` (if given).
+/// the count in `designs` (if given). The calling thread polls throwIfInterrupted at least every
+/// 100 ms. When a work item, the progress callback or the poll throws, no further work is
+/// started, the workers are joined and the (first) exception is rethrown here.
 void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,
                  const std::atomic<size_t>* designs = nullptr);
 
