@@ -1,7 +1,8 @@
 #!/bin/sh
 # Time, peak memory and designs/s of `rubick explore` as the design count grows (8x8, the 4..16
-# and 4..32 ranges of arrays) and as the array grows (GEMM 256^3 on 128x128). Prints a Markdown
-# table for docs/performance.md. Needs GNU time (/usr/bin/time).
+# and 4..32 ranges of arrays), with every design written by --csv (4..16: a 577 MB file in a
+# temporary directory, removed after), and as the array grows (GEMM 256^3 on 128x128). Prints a
+# Markdown table for docs/performance.md. Needs GNU time (/usr/bin/time).
 #
 #   bench/explore_scaling.sh [RUBICK] [--no-4-32]     (RUBICK defaults to build/rubick)
 #
@@ -19,7 +20,8 @@ done
 [ -x /usr/bin/time ] || { echo "needs GNU time at /usr/bin/time" >&2; exit 1; }
 log=$(mktemp)
 out=$(mktemp)
-trap 'rm -f "$log" "$out"' EXIT
+csvdir=$(mktemp -d)
+trap 'rm -f "$log" "$out"; rm -rf "$csvdir"' EXIT
 
 echo "| case | designs | wall (s) | CPU user (s) | peak RSS (MB) | designs per CPU-s |"
 echo "|---|---|---|---|---|---|"
@@ -34,5 +36,7 @@ run() {
 }
 run "GEMM 64^3, 8x8" examples/gemm.tc
 run "GEMM 64^3, 4..16 (169 shapes)" examples/gemm.tc --array-range 4..16
+run "GEMM 64^3, 4..16, --csv" examples/gemm.tc --array-range 4..16 --csv "$csvdir/all.csv"
+rm -f "$csvdir/all.csv"
 [ "$big" = yes ] && run "GEMM 64^3, 4..32 (841 shapes)" examples/gemm.tc --array-range 4..32
 run "GEMM 256^3, 128x128" examples/gemm.tc --size M=256,N=256,K=256 --array 128x128

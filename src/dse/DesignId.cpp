@@ -18,13 +18,6 @@ std::string join(const std::vector<int64_t>& xs) {
   return s;
 }
 
-uint64_t parseId(const std::string& id) {
-  uint64_t h = 0;
-  for (char c : id)
-    h = h << 4 | uint64_t(c <= '9' ? c - '0' : c - 'a' + 10);
-  return h;
-}
-
 } // namespace
 
 std::string designId(const dataflow::StatementView& v, const dataflow::Dataflow& d,
@@ -54,6 +47,17 @@ std::string hashId(const std::string& text) {
   h ^= h >> 33;
   const int bits = gIdBits.load();
   if (bits < 64) h &= (uint64_t(1) << bits) - 1;
+  return idText(h);
+}
+
+uint64_t idValue(const std::string& id) {
+  uint64_t h = 0;
+  for (char c : id)
+    h = h << 4 | uint64_t(c <= '9' ? c - '0' : c - 'a' + 10);
+  return h;
+}
+
+std::string idText(uint64_t h) {
   static const char* hex = "0123456789abcdef";
   std::string id(kIdDigits, '0');
   for (size_t i = kIdDigits; i-- > 0; h >>= 4)
@@ -76,16 +80,39 @@ void requireUniqueIds(size_t n, const std::function<const std::string&(size_t)>&
   // Sorting 64-bit keys keeps this cheap for millions of designs.
   std::vector<std::pair<uint64_t, size_t>> keys(n);
   for (size_t i = 0; i < n; ++i)
-    keys[i] = {parseId(id(i)), i};
+    keys[i] = {idValue(id(i)), i};
   std::sort(keys.begin(), keys.end());
   for (size_t i = 1; i < n; ++i)
     if (keys[i].first == keys[i - 1].first) {
       size_t a = std::min(keys[i - 1].second, keys[i].second);
       size_t b = std::max(keys[i - 1].second, keys[i].second);
-      throw Error("explore", "internal: two " + kind + "s share the ID " + id(a) + " (" +
-                                 describe(a) + ", and " + describe(b) +
-                                 "); please report this with the program and flags");
+      throw duplicateIdError(kind, id(a), describe(a), describe(b));
     }
+}
+
+Error duplicateIdError(const std::string& kind, const std::string& id, const std::string& a,
+                       const std::string& b) {
+  return Error("explore", "internal: two " + kind + "s share the ID " + id + " (" + a + ", and " +
+                              b + "); please report this with the program and flags");
+}
+
+size_t IdSet::size() const {
+  size_t n = 0;
+  for (const std::deque<uint64_t>& b : buckets_)
+    n += b.size();
+  return n;
+}
+
+std::optional<uint64_t> IdSet::takeFirstDuplicate() {
+  // Buckets in order of their top byte, so the first duplicate found is the smallest.
+  for (std::deque<uint64_t>& bucket : buckets_) {
+    std::vector<uint64_t> ids(bucket.begin(), bucket.end());
+    std::deque<uint64_t>().swap(bucket);
+    std::sort(ids.begin(), ids.end());
+    auto dup = std::adjacent_find(ids.begin(), ids.end());
+    if (dup != ids.end()) return *dup;
+  }
+  return std::nullopt;
 }
 
 } // namespace rubick::dse

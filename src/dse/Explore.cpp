@@ -2,6 +2,8 @@
 
 #include "ExploreCommon.h"
 
+#include "rubick/support/Interrupt.h"
+
 #include <algorithm>
 #include <set>
 
@@ -69,6 +71,7 @@ std::vector<dataflow::FoundDataflow> spaceTimeMatrices(const StatementView& v,
 }
 
 ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
+  InterruptScope interruptible; // a signal unwinds from the search (runParallel polls)
   const Constraints& c = o.constraints;
   ExploreResult res;
   // 1. Space-time matrices with their entries.

@@ -3,10 +3,12 @@
 #include "rubick/dse/BufferSearch.h"
 #include "rubick/dse/Pareto.h"
 #include "rubick/dse/Tilings.h"
+#include "rubick/support/Interrupt.h"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -104,27 +106,59 @@ std::string memoryIdText(const BufferTiling& t, const MemorySystem& mem) {
 void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,
                  const std::atomic<size_t>* designs) {
   unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::atomic<size_t> next{0}, done{0};
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
   std::mutex mu;
   std::condition_variable cv;
+  size_t done = 0;            // under mu
+  std::exception_ptr failure; // under mu: the first exception of a work item
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back([&] {
-      for (size_t i; (i = next++) < n;) {
+  // An exception must not escape a worker (std::terminate) nor leave one running: the first is
+  // kept, no new work is handed out, and the caller rethrows it once every worker has stopped.
+  auto worker = [&] {
+    for (size_t i; !stop && (i = next++) < n;) {
+      try {
         work(i);
-        ++done;
-        cv.notify_one();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!failure) failure = std::current_exception();
+        stop = true;
+        cv.notify_all();
+        return;
       }
-    });
-  if (o.progress) {
-    std::unique_lock<std::mutex> lock(mu);
-    while (done < n) {
-      cv.wait_for(lock, std::chrono::milliseconds(100));
-      o.progress(done, n, designs ? designs->load() : 0);
+      std::lock_guard<std::mutex> lock(mu);
+      ++done;
+      cv.notify_all();
     }
+  };
+  auto joinAll = [&] {
+    stop = true;
+    for (std::thread& t : pool)
+      t.join();
+  };
+  try {
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back(worker);
+    // The caller polls for a signal (and reports progress) after every work item and at least
+    // every 100 ms.
+    std::unique_lock<std::mutex> lock(mu);
+    size_t seen = 0;
+    for (bool finished = n == 0; !finished;) {
+      cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return done != seen || failure; });
+      seen = done;
+      const bool failed = bool(failure);
+      finished = seen == n || failed;
+      lock.unlock();
+      throwIfInterrupted();
+      if (o.progress && !failed) o.progress(seen, n, designs ? designs->load() : 0);
+      lock.lock();
+    }
+  } catch (...) {
+    joinAll(); // the exception of the progress callback or the interruption wins
+    throw;
   }
-  for (std::thread& t : pool)
-    t.join();
+  joinAll();
+  if (failure) std::rethrow_exception(failure);
 }
 
 std::tuple<double, int64_t, int64_t, int64_t, double> metricKey(const Metrics& m, Objective o) {

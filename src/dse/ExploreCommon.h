@@ -36,7 +36,9 @@ Metrics withMemory(Metrics m, const MemoryMetrics& mm, const dataflow::Dataflow&
 std::string memoryIdText(const BufferTiling& t, const MemorySystem& mem);
 
 /// Runs work(0..n-1) on the options' threads, reporting progress from the calling thread with
-/// the count in `designs` (if given).
+/// the count in `designs` (if given). The calling thread polls throwIfInterrupted at least every
+/// 100 ms. When a work item, the progress callback or the poll throws, no further work is
+/// started, the workers are joined and the (first) exception is rethrown here.
 void runParallel(size_t n, const ExploreOptions& o, const std::function<void(size_t)>& work,
                  const std::atomic<size_t>* designs = nullptr);
 

@@ -4,6 +4,7 @@
 #include "rubick/support/Hash.h"
 #include "rubick/support/Interrupt.h"
 #include "rubick/support/OutputFile.h"
+#include "rubick/support/StreamedFile.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -232,6 +233,11 @@ void writeOutputFile(const std::string& path, const std::string& content,
                      const std::string& signature, Overwrite how) {
   checkOutputFile(path, signature, how);
   writeFileAtomically(path, content);
+}
+
+void commitOutputFile(StreamedFile& file, const std::string& signature, Overwrite how) {
+  checkOutputFile(file.path(), signature, how);
+  file.commit();
 }
 
 } // namespace rubick

@@ -64,17 +64,23 @@ int runExplore(const ExploreCli& o) {
   const dse::Constraints& c = eo.constraints;
 
   Progress progress(o.quiet);
-  eo.progress = [&](size_t done, size_t total, size_t designs) {
-    progress.update(done, total, designs);
-  };
-  // Only what is shown is kept: the table's rows and the Pareto front (JSON, plot); the CSV
-  // takes every design as it is found.
+  // The bar is cleared however the search ends (an error, a full disk, Ctrl-C).
+  struct ClearBar {
+    Progress& p;
+    ~ClearBar() { p.finish(); }
+  } clearBar{progress};
+  // Only what is shown is kept: the table's rows and the Pareto front (JSON, plot). The CSV
+  // takes every design as it is found, straight to its temporary file.
   eo.keepBest = std::max<size_t>(o.top, 1);
-  std::unique_ptr<dse::CsvRows> csv;
+  std::unique_ptr<dse::CsvFile> csv;
   if (!o.csv.empty()) {
-    csv = std::make_unique<dse::CsvRows>(v);
+    csv = std::make_unique<dse::CsvFile>(v, o.csv);
     eo.onDesign = [&](const dse::DesignPoint& d) { csv->add(d); };
   }
+  eo.progress = [&](size_t done, size_t total, size_t designs) {
+    progress.update(done, total, designs);
+    if (csv) csv->check(); // a full disk stops the search at once
+  };
   dse::ExploreResult r = dse::explore(v, eo);
   progress.finish();
   if (r.points.empty())
@@ -82,14 +88,16 @@ int runExplore(const ExploreCli& o) {
 
   // Files first (each atomically), then the table. JSON holds the shown designs and the whole
   // Pareto front (all designs would be gigabytes for a range of arrays), and so does the plot;
-  // CSV holds every design, in search order.
+  // CSV holds every design, in search order. The CSV is finished first: its ID check may
+  // still fail, and then nothing is written.
+  if (csv) csv->finish(r.points);
   if (!o.json.empty()) {
     std::vector<dse::DesignPoint> chosen;
     for (size_t i = 0; i < r.points.size(); ++i)
       if (i < o.top || r.points[i].pareto) chosen.push_back(r.points[i]);
     writeOutputFile(o.json, dse::toJson(prog, v, chosen, eo), kJsonSignature, how);
   }
-  if (!o.csv.empty()) writeOutputFile(o.csv, csv->text(r.points), kCsvSignature, how);
+  if (csv) commitOutputFile(csv->file(), kCsvSignature, how);
   if (!o.plot.empty())
     writeOutputFile(o.plot, dse::paretoSvg(v, r.points, eo.objective), kSvgSignature, how);
 
@@ -142,7 +150,8 @@ Action addExploreCommand(CLI::App& app) {
                   "Write the shown designs and the whole Pareto front in full detail as JSON")
       ->type_name("FILE");
   cmd->add_option("--csv", o->csv,
-                  "Write every design's metrics as CSV, one row each in search order")
+                  "Write every design's metrics as CSV, one row each in search order (streamed to "
+                  "disk: memory grows by 8 bytes a design)")
       ->type_name("FILE");
   cmd->add_option(
          "--plot", o->plot,

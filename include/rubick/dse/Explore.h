@@ -15,6 +15,10 @@
 // Pareto front, the best N under a total order), or is delivered in search order, so nothing
 // depends on the thread count or on which work item finishes first.
 //
+// Stopping: explore() holds an InterruptScope, so a signal (SIGINT, SIGTERM with the CLI's
+// handler) stops the search within about 100 ms and throws rubick::Interrupted; an exception
+// from `progress` or `onDesign` likewise stops it and propagates from explore().
+//
 // Memory: with `keepBest`, designs are streamed: each work item's designs are folded into the
 // running Pareto front and the running best N as soon as the item is done, so memory grows
 // with the front, not with the design count (a range of arrays gives millions of designs).

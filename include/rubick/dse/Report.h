@@ -4,7 +4,10 @@
 
 #include "rubick/dse/Explore.h"
 #include "rubick/frontend/Program.h"
+#include "rubick/support/StreamedFile.h"
 
+#include <atomic>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -21,20 +24,36 @@ std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
 /// One CSV row per design with the scalar metrics and per-tensor entries, in the order given.
 std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoint>& points);
 
-/// The same CSV built while the search runs: add() every design as ExploreOptions::onDesign
-/// delivers it (search order, which does not depend on the thread count), then text() with the
-/// ranked result sets the pareto cell of its Pareto-optimal designs (matched by
-/// DesignPoint::order), so no design has to be kept. Memory: the text, plus 8 bytes a row.
-class CsvRows {
+/// The same CSV written to disk while the search runs (`explore --csv`), for any number of
+/// designs: add() every design as ExploreOptions::onDesign delivers it (search order, which does
+/// not depend on the thread count); each row goes straight to the file's temporary
+/// (support/StreamedFile.h). Then finish() with the ranked result checks that no two rows share
+/// an ID (a rubick::Error as requireUniqueIds throws, naming both rows) and, reading the
+/// temporary back in one pass, sets the pareto cell of its Pareto-optimal designs (matched by
+/// DesignPoint::order); commitOutputFile(file(), ...) then puts it in place. Memory: 8 bytes a
+/// design (its ID, for the uniqueness check), not the text. The bytes equal toCsv's.
+class CsvFile {
 public:
-  explicit CsvRows(const dataflow::StatementView& v);
-  void add(const DesignPoint& d);
-  const std::string& text(const std::vector<DesignPoint>& ranked);
+  /// Creates the temporary next to `path` (throws rubick::Error naming it when it cannot).
+  CsvFile(const dataflow::StatementView& v, const std::string& path);
+  /// Never throws (it runs on worker threads): a failure, such as a full disk, is recorded and
+  /// thrown by check() and finish().
+  void add(const DesignPoint& d) noexcept;
+  /// Throws the first failure add() recorded, if any (callable while add() runs elsewhere).
+  void check() const;
+  void finish(const std::vector<DesignPoint>& ranked);
+  StreamedFile& file() { return file_; }
 
 private:
+  std::string describeRow(uint64_t lineStart, size_t line);
+
   const dataflow::StatementView& v_;
-  std::string text_;
-  std::vector<size_t> pareto_; // offset of each row's pareto cell, by DesignPoint::order
+  StreamedFile file_;
+  IdSet ids_;
+  size_t rows_ = 0;
+  std::string row_; // reused for each row
+  std::atomic<bool> failed_{false};
+  std::exception_ptr failure_; // set before failed_
 };
 
 /// Scatter of latency against wires (or area) with the Pareto front drawn, as standalone SVG.

@@ -12,15 +12,18 @@
 //    with .rubick-work (written when rubick starts using one); everything inside is rubick's.
 //    One an earlier rubick filled without the mark (nothing in it but verify's own design and
 //    runtime entries) is recognised and marked.
-//  - Single files (`explore --json/--csv/--plot`, `dump -o`): written atomically. An existing file
-//    is replaced only when its start carries the signature of the file rubick writes there;
-//    a format without a signature (dump's text) never replaces an existing file.
+//  - Single files (`explore --json/--csv/--plot`, `dump -o`): written atomically (--csv streamed
+//    to its temporary while the search runs). An existing file is replaced only when its start
+//    carries the signature of the file rubick writes there; a format without a signature
+//    (dump's text) never replaces an existing file.
 //  - Never through a directory: a directory where a file is wanted is refused, --force or not.
 
 #include <string>
 #include <vector>
 
 namespace rubick {
+
+class StreamedFile;
 
 enum class Overwrite {
   OwnOnly, // replace only what rubick recognisably wrote
@@ -60,6 +63,10 @@ void checkOutputFile(const std::string& path, const std::string& signature, Over
 /// checkOutputFile, then writes `content` to `path` atomically.
 void writeOutputFile(const std::string& path, const std::string& content,
                      const std::string& signature, Overwrite how);
+
+/// checkOutputFile (again: the target may have appeared since the first check), then
+/// file.commit(): how a file streamed to disk (support/StreamedFile.h) takes its place.
+void commitOutputFile(StreamedFile& file, const std::string& signature, Overwrite how);
 
 /// The manifest text for `files` (exposed for tests).
 std::string manifestText(const std::vector<OutputEntry>& files);
