@@ -95,7 +95,7 @@ std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r
        << (t.blocks > 1 ? "s" : "") << "): copy " << t.copy << ", GEMM 1 " << t.gemm1
        << ", row max " << t.rowMax << ", exp " << t.exp << ", GEMM 2 " << t.gemm2 << ", accumulate "
        << t.accumulate << " cycles; then normalise " << t.normalise << " cycles\n"
-       << "rank 1 as a spec (emit/verify --pipeline SPEC builds it without a search): "
+       << "rank 1 as a spec (emit/verify --pipeline SPEC, no pipeline search): "
        << attn::pipelineSpec(p) << "\n";
   }
   return os.str();

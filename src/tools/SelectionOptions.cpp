@@ -13,7 +13,8 @@ void addSelectionOptions(CLI::App& cmd, SearchOptions& search, dse::Selection& s
       "Exactly this design, with no search: a dataflow as explore's last column lists it (or\n"
       "@FILE), on --array (default 8x8), checked against the constraints");
   o.pipeline = cmd.add_option("--pipeline", o.pipelineText,
-                              "Attention: exactly this pipeline, with no search: "
+                              "Attention: exactly this pipeline, without the pipeline search "
+                              "(only its two GEMM designs are costed): "
                               "block=N,lanes=W,gemm1=ID,gemm2=ID as explore prints it")
                    ->type_name("SPEC");
   cmd.add_option("--layout", selection.layouts,

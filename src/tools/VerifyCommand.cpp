@@ -138,7 +138,7 @@ Action addVerifyCommand(CLI::App& app) {
       "      the best design by latency\n"
       "  rubick verify examples/gemm.tc --max-fanout 8 --point 174a4c3628b375f3 --trials 3\n"
       "  rubick verify examples/gemm.tc --size M=8,N=8,K=8 --array 4x4 \\\n"
-      "      --dataflow 'PE(k, j mod 4) | T(i + j mod 4 + k, j / 4)'\n"
+      "      --dataflow 'PE(k mod 4, j mod 4) | T(i + j mod 4 + k mod 4, k / 4, j / 4)'\n"
       "      exactly this design (a dataflow from explore's last column), with no search\n"
       "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4 --all --cover roles\n"
       "      one design for each access entry in each role\n\n"

@@ -6,7 +6,7 @@
 //
 //   block=16,lanes=4,gemm1=<GEMM 1 design ID>,gemm2=<GEMM 2 design ID>
 //
-// (`--pipeline SPEC`: no search at all; `explore` prints rank 1's spec). From a spec, each
+// (`--pipeline SPEC`: no pipeline search; `explore` prints rank 1's spec). From a spec, each
 // GEMM's design is found by its ID (dse::findDesign) on the program rebound to the block size,
 // and only that one pipeline is costed and checked against the vector unit (widthProblem) and
 // the buffer budget; it has the ID, latency and buffer `explore` lists for it. A spec may also
@@ -32,7 +32,8 @@ PipelineSpec parsePipelineSpec(const std::string& text, const std::string& origi
 /// The spec of a pipeline, keys in the order above.
 std::string pipelineSpec(const PipelinePoint& p);
 
-/// The pipeline `spec` names, built without any search. The block must suit the program (and be
+/// The pipeline `spec` names, built without the pipeline search (only the two named GEMM designs
+/// and the one pipeline are costed). The block must suit the program (and be
 /// among --block-keys when they are given), the lanes 1 to 64 (among --vector-lanes when given);
 /// each GEMM ID must be a design the constraints allow for that block. Throws rubick::Error
 /// (origin --pipeline) otherwise, or when the vector unit cannot take the pipeline or it
