@@ -2,10 +2,8 @@
 
 #include "rubick/attn/Pipeline.h"
 
-#include "rubick/arch/HostMap.h"
-#include "rubick/arch/Plan.h"
-#include "rubick/attn/LaneSchedule.h"
-#include "rubick/dataflow/StatementView.h"
+#include "PipelineCost.h"
+
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
@@ -16,105 +14,7 @@
 namespace rubick::attn {
 namespace {
 
-int64_t bytesOf(int64_t bits) {
-  return (bits + 7) / 8;
-}
-
-// Bits of the running sum: at most S values below 2^15.
-int64_t sumBits(const AttentionForm& f) {
-  return 15 + arch::bitsFor(f.s) + 1;
-}
-
-std::vector<int64_t> blockCandidates(const AttentionForm& f, const PipelineOptions& o) {
-  if (!o.blockKeys.empty()) {
-    std::vector<int64_t> out;
-    for (int64_t b : o.blockKeys) {
-      if (b < 1) throw Error("--block-keys", "a key block needs at least 1 key");
-      if (b > f.s)
-        throw Error("--block-keys", "a key block of " + std::to_string(b) +
-                                        " keys is larger than the " + std::to_string(f.s) +
-                                        " keys there are");
-      if (b < f.s && f.keySize.empty())
-        throw Error("--block-keys", "the key dimension is a literal; only one block of all " +
-                                        std::to_string(f.s) + " keys is possible");
-      out.push_back(b);
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
-  std::vector<int64_t> out = {f.s};
-  if (!f.keySize.empty())
-    for (int64_t b = 4; b < f.s; b *= 2)
-      out.push_back(b);
-  return out;
-}
-
-std::vector<int64_t> stageBits(const tc::Program& p, const dataflow::StatementView& v,
-                               int eTensor) {
-  std::vector<int64_t> bits;
-  for (const dataflow::AccessView& a : v.accesses)
-    bits.push_back(a.tensor == eTensor && !a.write ? 16 : tc::bitWidth(p.tensors[a.tensor].type));
-  return bits;
-}
-
-std::vector<int64_t> laneCandidates(const PipelineOptions& o) {
-  if (o.lanes.empty()) return kLaneChoices;
-  std::vector<int64_t> out = o.lanes;
-  for (int64_t w : out)
-    if (w < 1 || w > 64)
-      throw Error("--vector-lanes",
-                  "a vector unit of " + std::to_string(w) + " lanes; the width must be 1 to 64");
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-std::string pipelineId(const tc::Program& prog, const AttentionForm& f, const PipelinePoint& p) {
-  // The GEMM design IDs cover the two arrays; the vector unit and the key/value store also
-  // depend on every statement, tensor type and shape, and the attention sizes.
-  std::string text = "pipeline/2|";
-  for (const tc::Statement& s : prog.statements)
-    text += s.text + ";";
-  for (const tc::Tensor& t : prog.tensors) {
-    text += std::string(tc::toString(t.type)) + " " + t.name + "(";
-    for (int64_t d : t.shape)
-      text += std::to_string(d) + ",";
-    text += ")";
-  }
-  for (int64_t x : {f.heads, f.l, f.s, f.d, f.dv})
-    text += "|" + std::to_string(x);
-  text += "|" + p.g1.design.id + "|" + p.g2.design.id + "|" + std::to_string(p.blockKeys) + "|" +
-          std::to_string(p.heads) + "|W" + std::to_string(p.lanes);
-  return dse::hashId(text);
-}
-
-// Gates of one vector lane, from the cost table: the exp unit (a 32 x 17-bit multiply and a
-// table), the rescale of U_acc (an accBits x 15-bit multiply), the lane's max compare and sum
-// add, and its registers.
-double laneArea(const dse::CostTable& c, int64_t scoreBits, int64_t accBits, int64_t sumBits) {
-  return c.multiplierAreaPerBit2 * double(32 * 17 + accBits * 15) +
-         c.adderAreaPerBit * double(scoreBits + sumBits + accBits) +
-         c.registerAreaPerBit * double(scoreBits + 16 + accBits);
-}
-
-// Wire bits from the vector unit to the banks of one array: with W lanes every bank port can
-// be reached by every lane (the lane schedule puts any bank in any lane), so each lane has a
-// word-wide path to each bank (src/emit/VerilogTop.cpp, laneSelect and laneReads).
-int64_t crossbarBits(const dse::Metrics& m, int64_t lanes) {
-  int64_t bits = 0;
-  for (const dse::TensorMetrics& t : m.tensors)
-    bits += t.ports * t.elementBits;
-  return lanes * bits;
-}
-
-// Gates of one normalise lane: the divider (rtl_templates/rubick_recip.v: a 34-bit subtract,
-// divisor, remainder, quotient and step count), the held reciprocal and the U_acc x 33-bit
-// output multiply.
-double normaliseLaneArea(const dse::CostTable& c, int64_t accBits) {
-  return c.multiplierAreaPerBit2 * double(accBits * 33) + c.adderAreaPerBit * 34.0 +
-         c.registerAreaPerBit * double(32 + 32 + 33 + 6 + 33);
-}
+using namespace detail;
 
 double objectiveValue(const PipelinePoint& p, dse::Objective o) {
   switch (o) {
@@ -181,122 +81,35 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
                                    "modelled yet: drop --mem-bandwidth or the target's 'memory'");
   PipelineResult r;
   r.form = form;
-  dse::ExploreOptions eo = o.explore;
-  const int64_t budget = eo.constraints.bufferBytes;
-  eo.constraints.bufferBytes = 0; // applies to the whole pipeline
-  eo.progress = nullptr;
-
-  const AttentionForm& f = form;
-  // Everything outside the two arrays, as src/emit/AttentionTop.cpp and VectorUnit.cpp build
-  // it: the query, key/value and output stores (all heads), the row state (m, alpha, l) and
-  // U_acc.
-  const tc::Tensor& qt = prog.tensors[f.q];
-  const tc::Tensor& kt = prog.tensors[f.k];
-  const tc::Tensor& vt = prog.tensors[f.v];
-  const tc::Tensor& ot = prog.tensors[f.o];
-  const int64_t storeBytes =
-      f.heads *
-      (f.l * f.d * bytesOf(tc::bitWidth(qt.type)) + f.s * f.d * bytesOf(tc::bitWidth(kt.type)) +
-       f.s * f.dv * bytesOf(tc::bitWidth(vt.type)) + f.l * f.dv * bytesOf(tc::bitWidth(ot.type)));
-  const int64_t stateBytes = f.l * (4 + 2 + bytesOf(sumBits(f))) + f.l * f.dv * 4;
-
-  if (f.multiHead && (f.headSize.empty() || !o.rebind))
-    throw Error("explore", "multi-head attention needs the number of heads as a size symbol "
-                           "(such as H in int8(H, L, D) Q), so that the arrays can be designed "
-                           "for one head");
+  const PipelineContext c = makeContext(prog, form, o);
   const std::vector<int64_t> lanes = laneCandidates(o);
-  // U_acc's width (src/emit/AttentionPackage.cpp), for the lanes' rescale multipliers.
-  const int64_t accBits =
-      std::max<int64_t>(32, tc::bitWidth(vt.type) + 15 + arch::bitsFor(f.s) + 1);
-  for (int64_t bk : blockCandidates(f, o)) {
-    // The arrays compute one head over one key block: the heads run one after another, so a
-    // multi-head program's GEMMs are designed for a single head.
-    tc::Program p = (bk == f.s && !f.multiHead) || !o.rebind ? prog : [&] {
-      std::vector<std::pair<std::string, int64_t>> sizes = prog.sizes;
-      for (auto& [n, val] : sizes) {
-        if (n == f.keySize) val = bk;
-        if (f.multiHead && n == f.headSize) val = 1;
-      }
-      return o.rebind(sizes);
-    }();
-    GemmStage base1, base2;
-    for (GemmStage* g : {&base1, &base2}) {
-      g->prog = p;
-      g->stmt = g == &base1 ? f.score : f.values;
-      g->view = dataflow::viewStatement(p, g->stmt);
-      g->elementBits = stageBits(p, g->view, f.e);
-    }
+  for (int64_t bk : blockCandidates(form, o)) {
+    const auto [base1, base2] = baseStages(c, bk);
     auto best = [&](const GemmStage& g) {
-      dse::ExploreOptions x = eo;
+      dse::ExploreOptions x = c.gemm;
       x.constraints.elementBits = g.elementBits;
       dse::ExploreResult er = dse::explore(g.view, x);
       if (er.points.size() > o.perGemm) er.points.resize(o.perGemm);
-      return er.points;
+      std::vector<StageWithMaps> out;
+      for (const dse::DesignPoint& d : er.points)
+        out.push_back(withDesign(g, d));
+      return out;
     };
-    std::vector<dse::DesignPoint> d1 = best(base1), d2 = best(base2);
-    std::vector<std::vector<arch::TensorMap>> maps1, maps2;
-    std::vector<GemmStage> s1, s2;
-    for (const dse::DesignPoint& d : d1) {
-      s1.push_back(base1);
-      s1.back().design = d;
-      maps1.push_back(stageMaps(s1.back()));
-    }
-    for (const dse::DesignPoint& d : d2) {
-      s2.push_back(base2);
-      s2.back().design = d;
-      maps2.push_back(stageMaps(s2.back()));
-    }
-    for (size_t a = 0; a < d1.size(); ++a)
-      for (size_t b = 0; b < d2.size(); ++b) {
-        const PassItems items = passItems(f, s1[a], s2[b], maps1[a], maps2[b]);
-        auto places = [&](const std::vector<LaneItem>& v) { return int64_t(v.size()); };
+    const std::vector<StageWithMaps> s1 = best(base1), s2 = best(base2);
+    for (const StageWithMaps& g1 : s1)
+      for (const StageWithMaps& g2 : s2) {
+        const PassItems items = passItems(form, g1.stage, g2.stage, g1.maps, g2.maps);
         for (int64_t w : lanes) {
           ++r.combinations;
-          const PassSchedules ps = schedulePasses(items, w);
-          auto rows = [](const LaneRows& v) { return int64_t(v.size()); };
-          PipelinePoint pt;
-          pt.blockKeys = bk;
-          pt.heads = f.heads;
-          pt.lanes = w;
-          pt.g1 = s1[a];
-          pt.g2 = s2[b];
-          pt.counts.keyPlaces = places(items.key);
-          pt.counts.valuePlaces = places(items.value);
-          pt.counts.expPlaces = places(items.expo);
-          pt.counts.queryPlaces = places(items.query);
-          pt.counts.queryRows = rows(ps.query);
-          pt.counts.keyRows = rows(ps.key);
-          pt.counts.valueRows = rows(ps.value);
-          pt.counts.scoreRows = rows(ps.score);
-          pt.counts.expRows = rows(ps.expo);
-          pt.counts.resultRows = rows(ps.result);
-          pt.counts.normaliseLanes = normaliseLanes(w, f.l);
-          pt.timing =
-              pipelineTiming(f, pt.counts, bk, d1[a].metrics.latency, d2[b].metrics.latency);
-          pt.latency = f.heads * pt.timing.perHead();
-          pt.scoreBytes = d1[a].metrics.tensors.front().bufferBytes;
-          pt.bufferBytes =
-              d1[a].metrics.bufferBytes + d2[b].metrics.bufferBytes + storeBytes + stateBytes;
-          pt.crossbarWires = crossbarBits(d1[a].metrics, w) + crossbarBits(d2[b].metrics, w);
-          pt.wires = d1[a].metrics.wires + d2[b].metrics.wires + pt.crossbarWires;
-          pt.area = d1[a].metrics.area + d2[b].metrics.area +
-                    eo.costs.wireAreaPerBit * double(pt.crossbarWires) +
-                    eo.costs.sramAreaPerBit * double(8 * (storeBytes + stateBytes)) +
-                    double(w) * laneArea(eo.costs, base1.elementBits.at(0), accBits, sumBits(f)) +
-                    double(pt.counts.normaliseLanes) * normaliseLaneArea(eo.costs, accBits);
-          pt.macs = f.heads * (f.l * f.s * f.d + f.l * f.s * f.dv);
-          const int64_t pes =
-              d1[a].dataflow.p * d1[a].dataflow.q + d2[b].dataflow.p * d2[b].dataflow.q;
-          pt.utilization = double(pt.macs) / double(pes * pt.latency);
-          if (std::string why = widthProblem(prog, f, pt); !why.empty()) {
+          PipelinePoint pt = costPipeline(c, bk, w, g1, g2, items);
+          if (std::string why = widthProblem(prog, form, pt); !why.empty()) {
             if (!r.tooWide++) r.tooWideWhy = why;
             continue;
           }
-          if (budget && pt.bufferBytes > budget) {
+          if (c.budget && pt.bufferBytes > c.budget) {
             ++r.overBudget;
             continue;
           }
-          pt.id = pipelineId(prog, f, pt);
           r.points.push_back(std::move(pt));
         }
       }

@@ -1,5 +1,6 @@
 #include "rubick/dse/Select.h"
 
+#include "rubick/dataflow/DataflowSpec.h"
 #include "rubick/dataflow/Decompose.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
@@ -51,6 +52,22 @@ std::map<size_t, std::string> parsePairs(const std::string& text, const std::str
 } // namespace
 
 void checkSelection(const Selection& s) {
+  if (s.pipeline) {
+    // A pipeline spec names everything; the other selectors choose among searched designs.
+    if (s.point || s.dataflow)
+      throw Error("--pipeline", std::string("give either --pipeline or ") +
+                                    (s.point ? "--point" : "--dataflow") + ", not both");
+    if (!s.entries.empty() || !s.layouts.empty() || s.all || !s.cover.empty() || s.skip || s.limit)
+      throw Error("--pipeline", "--pipeline names one pipeline; --entries, --layout, --all, "
+                                "--cover, --skip and --limit do not apply");
+  }
+  if (s.dataflow) {
+    if (s.point) throw Error("--dataflow", "give either --dataflow or --point, not both");
+    if (!s.entries.empty() || !s.layouts.empty())
+      throw Error("--dataflow", "give either --dataflow or --entries/--layout, not both (the "
+                                "dataflow decides the entries and layouts)");
+    if (s.all) throw Error("--dataflow", "give either --dataflow or --all, not both");
+  }
   if (s.point) {
     const std::string& id = *s.point;
     if (id.empty())
@@ -125,7 +142,22 @@ std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const E
                                "--mem-bandwidth, or use a target without 'memory'");
   const TensorChoices choices = parseChoices(s, v);
   std::vector<DesignPoint> chosen;
-  if (s.point) {
+  if (s.pipeline)
+    throw Error("--pipeline", "--pipeline names an attention pipeline; " + v.statement +
+                                  " is one statement: choose its design with --dataflow or "
+                                  "--point");
+  if (s.dataflow) {
+    // The array is explore's (--array, the target's or the default), so that the ID is the one
+    // explore lists with the same flags.
+    const std::vector<ArrayShape>& arrays = o.constraints.arrays;
+    if (arrays.size() != 1)
+      throw Error("--dataflow", "a dataflow is built on one array shape, but the flags allow " +
+                                    std::to_string(arrays.size()) +
+                                    "; give the one explore listed with --array PxQ");
+    dataflow::Dataflow d = dataflow::parseDataflowSpec(*s.dataflow, v, arrays.front().p,
+                                                       arrays.front().q, s.dataflowOrigin);
+    chosen.push_back(buildDesign(v, o, d));
+  } else if (s.point) {
     std::optional<DesignPoint> d = findDesign(v, o, *s.point);
     if (!d)
       throw Error("--point", "no design " + *s.point +

@@ -8,6 +8,7 @@
 #include "ReadmeText.h"
 
 #include "rubick/arch/Plan.h"
+#include "rubick/attn/SelectPipeline.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
 #include "rubick/support/Diagnostic.h"
@@ -89,7 +90,8 @@ std::string readme(const tc::Program& prog, const attn::AttentionForm& f,
     os << "- `" << file << "`\n";
   os << "\n## Checking and simulating\n\n"
      << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "\n"
-     << "    rubick verify PROGRAM.tc --point " << pt.id << "   # the sizes and flags of emit\n";
+     << "    rubick verify PROGRAM.tc --pipeline " << attn::pipelineSpec(pt)
+     << "   # the sizes and flags of emit\n";
   return os.str();
 }
 
@@ -99,6 +101,7 @@ std::string designJson(const tc::Program& prog, const attn::AttentionForm& f,
   Json j;
   j["generator"] = std::string("rubick ") + RUBICK_VERSION;
   j["id"] = pt.id;
+  j["spec"] = attn::pipelineSpec(pt); // what emit/verify --pipeline take
   j["kind"] = "attention";
   j["program"] = prog.name;
   j["top"] = name + "_top";

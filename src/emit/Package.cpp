@@ -163,7 +163,8 @@ std::string readme(const arch::Plan& plan, const dse::DesignPoint& pt, const std
      << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "\n"
      << "    iverilog -g2005 -o sim.vvp -f filelist.f\n"
      << "    yosys -p \"read_verilog $(tr '\\n' ' ' < filelist.f); synth -top " << top << "\"\n\n"
-     << "`rubick verify` with the flags that emitted this design (and `--point` its ID) "
+     << "`rubick verify` with the flags that emitted this design (and `--point` its ID, or "
+        "`--dataflow` its dataflow) "
         "simulates it in Verilator against rubick's reference model, through the host port "
         "and the places in `design.json`.\n";
   return os.str();

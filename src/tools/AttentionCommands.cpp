@@ -3,6 +3,7 @@
 #include "PipelineOptions.h"
 #include "VerifyReport.h"
 
+#include "rubick/attn/SelectPipeline.h"
 #include "rubick/emit/Attention.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/verify/Attention.h"
@@ -13,28 +14,33 @@
 
 namespace rubick::cli {
 
-const attn::PipelinePoint& pickPipeline(const attn::PipelineResult& r, const std::string& id) {
-  if (id.empty()) return r.points.front(); // explorePipeline never returns none
-  for (const attn::PipelinePoint& p : r.points)
-    if (p.id == id) return p;
-  throw Error("--point", "no attention pipeline " + id + " among the " +
-                             std::to_string(r.points.size()) +
-                             " these constraints allow; run `rubick explore` with the same "
-                             "program, sizes and flags to list them");
+namespace {
+
+// --entries T=ENTRY,... (a choice, not explore's allowed set) goes to the selection, which
+// refuses it for pipelines.
+dse::Selection withChoices(const SearchOptions& search, SearchOptions& gemms,
+                           const dse::Selection& selection) {
+  dse::Selection s = selection;
+  gemms = search;
+  if (search.entries.find('=') != std::string::npos) std::swap(s.entries, gemms.entries);
+  return s;
 }
 
+} // namespace
+
 int emitPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
-                 const std::string& point, const std::string& output, const std::string& name,
-                 Overwrite how) {
-  if (search.entries.find('=') != std::string::npos)
-    throw Error("--entries", "choose an attention pipeline with --point (from `rubick explore`)");
-  attn::PipelineResult r = explorePipelines(prog, input, search);
-  const attn::PipelinePoint& p = pickPipeline(r, point);
+                 const dse::Selection& selection, const std::string& output,
+                 const std::string& name, Overwrite how) {
+  SearchOptions gemms;
+  const dse::Selection sel = withChoices(search, gemms, selection);
+  const PipelineSetup setup = pipelineSetup(prog, input, gemms);
+  const attn::PipelinePoint p = attn::selectPipeline(prog, setup.form, setup.options, sel);
   const std::string prefix = name.empty() ? emit::moduleName(prog.name, p.id) : name;
-  std::vector<emit::File> files = emit::attentionPackage(prog, r.form, p, prefix);
+  std::vector<emit::File> files = emit::attentionPackage(prog, setup.form, p, prefix);
   emit::writeDirectory(output, files, how);
   std::cout << "attention pipeline " << p.id << ": block " << p.blockKeys << ", " << p.lanes
             << " vector lane(s), GEMM 1 " << p.g1.design.id << ", GEMM 2 " << p.g2.design.id << "\n"
+            << "spec " << attn::pipelineSpec(p) << "\n"
             << "latency " << p.latency << " cycles; top module " << prefix << "_top; "
             << files.size() << " files in " << output << "\n";
   return 0;
@@ -42,17 +48,18 @@ int emitPipeline(const tc::Program& prog, const InputOptions& input, const Searc
 
 int verifyPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
                    const PipelineVerifyOptions& o) {
-  if (search.entries.find('=') != std::string::npos)
-    throw Error("--entries", "choose an attention pipeline with --point (from `rubick explore`)");
-  attn::PipelineResult r = explorePipelines(prog, input, search);
-  const attn::PipelinePoint& p = pickPipeline(r, o.point);
+  SearchOptions gemms;
+  const dse::Selection sel = withChoices(search, gemms, o.selection);
+  const PipelineSetup setup = pipelineSetup(prog, input, gemms);
+  const attn::PipelinePoint p = attn::selectPipeline(prog, setup.form, setup.options, sel);
+  const attn::AttentionForm& form = setup.form;
   double runtimeSeconds = 0;
-  verify::Result res = verify::verifyAttention(prog, r.form, p, o.run, &runtimeSeconds);
+  verify::Result res = verify::verifyAttention(prog, form, p, o.run, &runtimeSeconds);
   const bool pass = res.pass();
   const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
   std::printf("%s: attention pipeline, L=%lld S=%lld D=%lld heads=%lld\n", prog.name.c_str(),
-              static_cast<long long>(r.form.l), static_cast<long long>(r.form.s),
-              static_cast<long long>(r.form.d), static_cast<long long>(r.form.heads));
+              static_cast<long long>(form.l), static_cast<long long>(form.s),
+              static_cast<long long>(form.d), static_cast<long long>(form.heads));
   std::printf("%-6s %-16s %9s %9s  ", "result", "id", "measured", "predicted");
   if (o.timing) printTimingHeader();
   std::printf("pipeline\n");

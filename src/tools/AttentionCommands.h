@@ -6,6 +6,7 @@
 #include "SearchOptions.h"
 
 #include "rubick/attn/Pipeline.h"
+#include "rubick/dse/Select.h"
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/verify/Verify.h"
 
@@ -13,17 +14,14 @@
 
 namespace rubick::cli {
 
-/// The pipeline `--point ID` names among the explored ones (the best when `id` is empty).
-const attn::PipelinePoint& pickPipeline(const attn::PipelineResult& r, const std::string& id);
-
-/// Emits the chosen pipeline into `output` (replaced as `how` allows); `name` overrides the
-/// module prefix.
+/// Emits the pipeline the selectors choose (attn::selectPipeline) into `output` (replaced as
+/// `how` allows); `name` overrides the module prefix.
 int emitPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
-                 const std::string& point, const std::string& output, const std::string& name,
-                 Overwrite how);
+                 const dse::Selection& selection, const std::string& output,
+                 const std::string& name, Overwrite how);
 
 struct PipelineVerifyOptions {
-  std::string point;
+  dse::Selection selection;
   bool timing = false;
   verify::Options run; // work and runtime directories, seed, trials, waveform, build mode
 };

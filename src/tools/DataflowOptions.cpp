@@ -18,10 +18,12 @@ void addArrayOption(CLI::App& cmd, DataflowOptions& o, const std::string& defaul
       ->type_name("PxQ");
 }
 
-void addDataflowOption(CLI::App& cmd, DataflowOptions& o) {
-  cmd.add_option("--dataflow", o.dataflow,
-                 "A space-time map such as 'PE(k, j mod 2) | T(i + j mod 2, j / 2)', or @FILE\n"
-                 "to read it from a file")
+CLI::Option* addDataflowOption(CLI::App& cmd, DataflowOptions& o, const std::string& description) {
+  return cmd
+      .add_option("--dataflow", o.dataflow,
+                  description.empty() ? "A space-time map such as 'PE(k, j mod 2) | T(i + j mod "
+                                        "2, j / 2)', or @FILE\nto read it from a file"
+                                      : description)
       ->type_name("SPEC");
 }
 
@@ -70,13 +72,17 @@ size_t pickStatement(const tc::Program& prog, const std::string& stmt) {
               "no statement '" + stmt + "' in '" + prog.name + "'; its statements:" + list);
 }
 
+std::string dataflowText(const std::string& value, std::string& origin) {
+  origin = "--dataflow";
+  if (value.empty() || value[0] != '@') return value;
+  // The same reader as programs: size limit, directories and unreadable files refused.
+  origin = value.substr(1);
+  return readSourceFile(origin).text();
+}
+
 dataflow::Dataflow loadDataflow(const DataflowOptions& o, const dataflow::StatementView& v) {
-  std::string text = o.dataflow, origin = "--dataflow";
-  if (!text.empty() && text[0] == '@') {
-    // The same reader as programs: size limit, directories and unreadable files refused.
-    origin = text.substr(1);
-    text = readSourceFile(origin).text();
-  }
+  std::string origin;
+  const std::string text = dataflowText(o.dataflow, origin);
   if (!o.array.empty()) {
     auto [p, q] = parseArray(o.array);
     return dataflow::parseDataflowSpec(text, v, p, q, origin);

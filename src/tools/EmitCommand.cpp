@@ -5,6 +5,7 @@
 #include "InputOptions.h"
 #include "PipelineOptions.h"
 #include "SearchOptions.h"
+#include "SelectionOptions.h"
 
 #include "rubick/dse/Select.h"
 #include "rubick/emit/ModuleName.h"
@@ -22,8 +23,8 @@ namespace {
 struct EmitCli {
   InputOptions input;
   SearchOptions search;
-  dse::Selection selection; // --point, --entries T=ENTRY,..., --layout
-  CLI::Option* point = nullptr;
+  dse::Selection selection; // --point, --dataflow, --pipeline, --entries T=ENTRY,..., --layout
+  SelectionOptions selectors;
   std::string output, name;
   bool force = false;
   CLI::Option* nameOption = nullptr; // to tell `--name ''` from no --name
@@ -35,11 +36,8 @@ int runEmit(const EmitCli& o) {
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
   checkOutputDirectory(o.output, how); // before the search, which may take a while
   tc::Program prog = loadInput(o.input);
-  if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
-    dse::checkSelection(o.selection);
-    return emitPipeline(prog, o.input, o.search, o.selection.point.value_or(""), o.output, o.name,
-                        how);
-  }
+  if (wantsPipeline(prog, o.search)) // attention: the whole fused pipeline
+    return emitPipeline(prog, o.input, o.search, o.selection, o.output, o.name, how);
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
@@ -71,8 +69,15 @@ Action addEmitCommand(CLI::App& app) {
       "      the best design by latency (--objective changes the ranking)\n"
       "  rubick emit examples/gemm.tc --max-fanout 8 --point 174a4c3628b375f3 -o out/gemm\n"
       "      the design `rubick explore` listed under that ID (same flags as explore)\n"
+      "  rubick emit examples/gemm.tc --size M=8,N=8,K=8 --array 4x4 \\\n"
+      "      --dataflow 'PE(k mod 4, j mod 4) | T(i + j mod 4 + k mod 4, k / 4, j / 4)' -o out/ws\n"
+      "      exactly this design (a dataflow from explore's last column), with no search\n"
       "  rubick emit examples/gemm.tc --entries C=stationary,A=X-systolic,B=Y-systolic -o out/os\n"
-      "      the best design with these access entries (--layout A=skew also filters layouts)\n\n"
+      "      the best design with these access entries (--layout A=skew also filters layouts)\n"
+      "  rubick emit examples/attention.tc -o out/att \\\n"
+      "      --pipeline block=16,lanes=8,gemm1=fb45a074be537f4d,gemm2=4f3375bdf39408f1\n"
+      "      an attention pipeline as `rubick explore` prints it, without the pipeline\n"
+      "      search (--point PIPELINE_ID also works, but runs that search to find it)\n\n"
       "OUTDIR receives rtl/ (templates and the generated array and top), filelist.f,\n"
       "design.json (IR, schedule, metrics, and every tensor element's bank and address) and\n"
       "README.md (interface, protocol, timing). OUTDIR is replaced only when everything is\n"
@@ -81,11 +86,7 @@ Action addEmitCommand(CLI::App& app) {
       "docs/hardware.md describes the emitted hardware.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
-  o->point = cmd->add_option("--point", "The design ID from `rubick explore`")->type_name("ID");
-  cmd->add_option("--layout", o->selection.layouts,
-                  "Also require layout transforms, e.g. A=skew,B=transpose (plain, transpose, "
-                  "skew, transpose+skew, stride, general)")
-      ->type_name("T=TRANSFORM,...");
+  addSelectionOptions(*cmd, o->search, o->selection, o->selectors);
   cmd->add_option("-o,--output", o->output,
                   "Output directory (replaced only on success, and only when rubick wrote it)")
       ->type_name("OUTDIR");
@@ -97,7 +98,7 @@ Action addEmitCommand(CLI::App& app) {
                       "([A-Za-z_][A-Za-z0-9_]*, no keyword)")
           ->type_name("NAME");
   return [o] {
-    if (o->point->count()) o->selection.point = o->point->as<std::string>();
+    finishSelection(o->selectors, o->search, o->selection);
     return runEmit(*o);
   };
 }

@@ -138,7 +138,9 @@ Action addExploreCommand(CLI::App& app) {
       "Defaults: an 8x8 array, all 14 access entries, no fan-out, port or buffer limit, the\n"
       "program's element types, objective latency, the top 20 designs. A target file sets\n"
       "constraints; flags override it. Designs keep their ID across runs, and the table's\n"
-      "last column can be given to `rubick dump --ir --dataflow` to see the design's IR.\n"
+      "last column can be given to `rubick dump --ir --dataflow` to see the design's IR, or\n"
+      "to `rubick emit/verify --dataflow` (same flags) to build it with no search. For an\n"
+      "attention program the last line gives rank 1 as a spec for `emit/verify --pipeline`.\n"
       "Pareto-optimal designs (latency, wires or area, buffer) are marked '*'.\n"
       "docs/user-guide.md explains the flags, docs/cost-model.md every metric.");
   addInputOptions(*cmd, o->input);

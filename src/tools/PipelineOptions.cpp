@@ -1,5 +1,6 @@
 #include "PipelineOptions.h"
 
+#include "rubick/attn/SelectPipeline.h"
 #include "rubick/dataflow/Decompose.h"
 #include "rubick/frontend/Sema.h"
 #include "rubick/support/Diagnostic.h"
@@ -25,26 +26,33 @@ bool wantsPipeline(const tc::Program& prog, const SearchOptions& search) {
   return prog.statements.size() > 1 && search.df.stmt.empty();
 }
 
-attn::PipelineResult explorePipelines(const tc::Program& prog, const InputOptions& input,
-                                      const SearchOptions& search) {
+PipelineSetup pipelineSetup(const tc::Program& prog, const InputOptions& input,
+                            const SearchOptions& search) {
   auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
-  attn::AttentionForm form = attn::recogniseAttention(prog, file);
+  PipelineSetup setup{attn::recogniseAttention(prog, file), {}};
+  const attn::AttentionForm& form = setup.form;
   if (!search.dtype.empty())
     throw Error("--dtype", "attention pipelines take their element types from the program");
   std::string targetName;
   dataflow::StatementView v = dataflow::viewStatement(prog, form.score);
-  attn::PipelineOptions po;
+  attn::PipelineOptions& po = setup.options;
   po.explore = makeExploreOptions(search, prog, v, input.file, targetName);
   po.blockKeys = search.blockKeys;
   po.lanes = search.vectorLanes;
-  po.rebind = [&](const std::vector<std::pair<std::string, int64_t>>& sizes) {
+  po.rebind = [&input](const std::vector<std::pair<std::string, int64_t>>& sizes) {
     tc::SemaOptions sema;
     sema.defName = input.def;
     for (const auto& [n, val] : sizes)
       sema.sizes.push_back({n, val, {}});
     return tc::loadProgram(input.file, sema);
   };
-  return attn::explorePipeline(prog, form, po);
+  return setup;
+}
+
+attn::PipelineResult explorePipelines(const tc::Program& prog, const InputOptions& input,
+                                      const SearchOptions& search) {
+  PipelineSetup setup = pipelineSetup(prog, input, search);
+  return attn::explorePipeline(prog, setup.form, setup.options);
 }
 
 std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r, size_t top) {
@@ -86,7 +94,9 @@ std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r
        << ") per head: query " << t.query << " cycles; per block (" << t.blocks << " block"
        << (t.blocks > 1 ? "s" : "") << "): copy " << t.copy << ", GEMM 1 " << t.gemm1
        << ", row max " << t.rowMax << ", exp " << t.exp << ", GEMM 2 " << t.gemm2 << ", accumulate "
-       << t.accumulate << " cycles; then normalise " << t.normalise << " cycles\n";
+       << t.accumulate << " cycles; then normalise " << t.normalise << " cycles\n"
+       << "rank 1 as a spec (emit/verify --pipeline SPEC, no pipeline search): "
+       << attn::pipelineSpec(p) << "\n";
   }
   return os.str();
 }

@@ -14,6 +14,14 @@ namespace rubick::cli {
 /// True when the command should work on the whole pipeline: several statements and no --stmt.
 bool wantsPipeline(const tc::Program& prog, const SearchOptions& search);
 
+/// The attention form of the program and the pipeline options the search flags give.
+struct PipelineSetup {
+  attn::AttentionForm form;
+  attn::PipelineOptions options; // refers to `input`, which must outlive it
+};
+PipelineSetup pipelineSetup(const tc::Program& prog, const InputOptions& input,
+                            const SearchOptions& search);
+
 /// Recognises the attention form and explores its pipelines under the search flags.
 attn::PipelineResult explorePipelines(const tc::Program& prog, const InputOptions& input,
                                       const SearchOptions& search);

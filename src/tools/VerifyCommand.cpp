@@ -5,6 +5,7 @@
 #include "InputOptions.h"
 #include "PipelineOptions.h"
 #include "SearchOptions.h"
+#include "SelectionOptions.h"
 #include "VerifyReport.h"
 
 #include "rubick/dse/Select.h"
@@ -35,8 +36,9 @@ std::string defaultWorkDir() {
 struct VerifyCli {
   InputOptions input;
   SearchOptions search;
-  dse::Selection selection; // --point, --entries T=ENTRY,..., --layout, --all, --cover, --skip
-  CLI::Option *point = nullptr, *limit = nullptr;
+  dse::Selection selection; // --point, --dataflow, --pipeline, --entries, --layout, --all, ...
+  SelectionOptions selectors;
+  CLI::Option* limit = nullptr;
   int64_t limitValue = 0;
   std::string wave, work = defaultWorkDir(), runtimeDir;
   bool quiet = false, timing = false, force = false;
@@ -73,13 +75,8 @@ int runVerify(const VerifyCli& o) {
   verify::Options vo = runOptions(o);
   verify::checkTools(); // before the search, which may take a while
   const dse::Selection& sel = o.selection;
-  if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
-    if (sel.all || !sel.cover.empty() || sel.limit || sel.skip || !sel.layouts.empty())
-      throw Error("verify", "--all, --cover, --layout, --skip and --limit are for single "
-                            "statements (use --stmt)");
-    dse::checkSelection(sel);
-    return verifyPipeline(prog, o.input, o.search, {sel.point.value_or(""), o.timing, vo});
-  }
+  if (wantsPipeline(prog, o.search)) // attention: the whole fused pipeline
+    return verifyPipeline(prog, o.input, o.search, {sel, o.timing, vo});
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
@@ -140,6 +137,9 @@ Action addVerifyCommand(CLI::App& app) {
       "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4\n"
       "      the best design by latency\n"
       "  rubick verify examples/gemm.tc --max-fanout 8 --point 174a4c3628b375f3 --trials 3\n"
+      "  rubick verify examples/gemm.tc --size M=8,N=8,K=8 --array 4x4 \\\n"
+      "      --dataflow 'PE(k mod 4, j mod 4) | T(i + j mod 4 + k mod 4, k / 4, j / 4)'\n"
+      "      exactly this design (a dataflow from explore's last column), with no search\n"
       "  rubick verify examples/gemm.tc --size M=6,N=5,K=7 --array 4x4 --all --cover roles\n"
       "      one design for each access entry in each role\n\n"
       "Each design is emitted into WORK/<id>/, built with Verilator together with rubick's\n"
@@ -162,11 +162,7 @@ Action addVerifyCommand(CLI::App& app) {
       "1001-2000.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
-  o->point = cmd->add_option("--point", "The design ID from `rubick explore`")->type_name("ID");
-  cmd->add_option("--layout", o->selection.layouts,
-                  "Also require layout transforms, e.g. A=skew,B=transpose (plain, transpose, "
-                  "skew, transpose+skew, stride, general)")
-      ->type_name("T=TRANSFORM,...");
+  addSelectionOptions(*cmd, o->search, o->selection, o->selectors);
   cmd->add_flag("--all", o->selection.all,
                 "Every design the constraints allow (ranked order), or with --entries/--layout "
                 "every design that has them");
@@ -206,7 +202,7 @@ Action addVerifyCommand(CLI::App& app) {
                 "Also print build seconds, simulated cycles, simulation seconds and cycles/s");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");
   return [o] {
-    if (o->point->count()) o->selection.point = o->point->as<std::string>();
+    finishSelection(o->selectors, o->search, o->selection);
     if (o->limit->count()) o->selection.limit = o->limitValue;
     return runVerify(*o);
   };

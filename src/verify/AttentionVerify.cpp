@@ -3,6 +3,7 @@
 #include "Runtime.h"
 #include "Simulate.h"
 
+#include "rubick/attn/SelectPipeline.h"
 #include "rubick/emit/Attention.h"
 #include "rubick/ref/Attention.h"
 #include "rubick/support/Diagnostic.h"
@@ -99,9 +100,7 @@ Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
 
   Result r;
   r.id = p.id;
-  r.spec = "attention pipeline: GEMM 1 " + p.g1.design.id + ", GEMM 2 " + p.g2.design.id +
-           ", block " + std::to_string(p.blockKeys) + ", " + std::to_string(p.lanes) +
-           " vector lane(s)";
+  r.spec = attn::pipelineSpec(p); // what `verify --pipeline` takes, as a design's dataflow
   r.p = p.g1.design.dataflow.p;
   r.q = p.g1.design.dataflow.q;
   r.macs = p.macs;

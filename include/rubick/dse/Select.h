@@ -2,11 +2,14 @@
 // Design selection, shared by `emit` and `verify` so that both read the selectors alike and
 // fail alike.
 //
-// Rules: --point ID names one design (no search: findDesign); otherwise the explored designs,
+// Rules: --dataflow SPEC builds exactly that design (no search at all: buildDesign); --point ID
+// names one design (no costing of the others: findDesign); otherwise the explored designs,
 // ranked by the objective, are filtered by --entries T=ENTRY,... and --layout T=TRANSFORM,...
 // and the first match is taken, or with --all every match (--cover roles|combinations: the
 // first for each entry per role, or per combination). --skip N and --limit N then cut a window
-// out of the selection. --point excludes --entries, --layout and --all; --cover needs --all.
+// out of the selection. --dataflow and --point exclude each other, --entries, --layout and
+// --all; --cover needs --all. --pipeline SPEC names an attention pipeline (attn/SelectPipeline.h)
+// and excludes every other selector.
 
 #include "rubick/dse/Explore.h"
 
@@ -20,13 +23,16 @@
 namespace rubick::dse {
 
 struct Selection {
-  std::optional<std::string> point; // --point ID (given, even when empty)
-  std::string entries;              // --entries T=ENTRY,...; "": any
-  std::string layouts;              // --layout T=TRANSFORM,...; "": any
-  bool all = false;                 // every match rather than the best
-  std::string cover;                // with `all`: "", "roles" or "combinations"
-  int64_t skip = 0;                 // leave out the first `skip` selected designs
-  std::optional<int64_t> limit;     // at most `limit` designs (>= 1)
+  std::optional<std::string> point;          // --point ID (given, even when empty)
+  std::optional<std::string> dataflow;       // --dataflow: the spec's text (@FILE already read)
+  std::string dataflowOrigin = "--dataflow"; // where that text came from, for its errors
+  std::optional<std::string> pipeline;       // --pipeline SPEC (attention pipelines)
+  std::string entries;                       // --entries T=ENTRY,...; "": any
+  std::string layouts;                       // --layout T=TRANSFORM,...; "": any
+  bool all = false;                          // every match rather than the best
+  std::string cover;                         // with `all`: "", "roles" or "combinations"
+  int64_t skip = 0;                          // leave out the first `skip` selected designs
+  std::optional<int64_t> limit;              // at most `limit` designs (>= 1)
 };
 
 /// Checks the selectors on their own, before any search: the ID's form, conflicting selectors,
@@ -54,12 +60,20 @@ bool matches(const dataflow::StatementView& v, const DesignPoint& d, const Tenso
 std::optional<DesignPoint> findDesign(const dataflow::StatementView& v, const ExploreOptions& o,
                                       const std::string& id);
 
+/// Exactly the design `d` (with its tiling and array shape) names, built without any search:
+/// decomposed for its entries, costed, given the ID explore lists it under, and checked against
+/// the constraints. Throws rubick::Error (origin --dataflow) when a tensor cannot be realised
+/// or a constraint is violated, naming the tensor, the entry and the limit's flag.
+DesignPoint buildDesign(const dataflow::StatementView& v, const ExploreOptions& o,
+                        const dataflow::Dataflow& d);
+
 /// findDesign for several IDs at once (one enumeration): the designs found, by ID.
 std::map<std::string, DesignPoint> findDesigns(const dataflow::StatementView& v,
                                                const ExploreOptions& o,
                                                const std::set<std::string>& ids);
 
-/// The selected designs, best first, after --skip and --limit; `selected` receives their
+/// The selected designs, best first, after --skip and --limit (--dataflow: parsed on the one
+/// array shape the constraints allow, an error when they allow several); `selected` receives their
 /// number before --skip and --limit. Throws rubick::Error when nothing is selected (`command`
 /// names the empty search).
 std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const ExploreOptions& o,
