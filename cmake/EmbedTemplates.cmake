@@ -1,7 +1,22 @@
-# Writes OUT, a C++ source holding every DIR/*.EXT file as a string, so that rubick needs no
-# installed data files. Run with -DDIR=<dir> -DEXT=<v|cpp> -DFUNC=<function> -DOUT=<file.cpp>.
-file(GLOB files "${DIR}/*.${EXT}")
+# Writes OUT, a C++ source holding every DIR/*.EXT file as a string, keyed by its name without
+# the extension, so that rubick needs no installed data files. Run with -DDIR=<dir>
+# -DEXT=<extensions, comma-separated: v, or cpp,h> -DFUNC=<function> -DOUT=<file.cpp>.
+string(REPLACE "," ";" exts "${EXT}")
+set(files)
+foreach(ext ${exts})
+  file(GLOB found "${DIR}/*.${ext}")
+  list(APPEND files ${found})
+endforeach()
 list(SORT files)
+set(stems)
+foreach(f ${files})
+  get_filename_component(name "${f}" NAME_WE)
+  list(FIND stems "${name}" seen)
+  if(NOT seen EQUAL -1)
+    message(FATAL_ERROR "${DIR}: two files named ${name}.*; the embedded names must be unique")
+  endif()
+  list(APPEND stems ${name})
+endforeach()
 set(text "// Generated from ${DIR} by cmake/EmbedTemplates.cmake. Do not edit.\n")
 string(APPEND text "#include \"rubick/emit/Templates.h\"\n\nnamespace rubick::emit {\n\n")
 string(APPEND text "const std::map<std::string, std::string>& ${FUNC}() {\n")
