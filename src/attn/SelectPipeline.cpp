@@ -5,6 +5,7 @@
 #include "PipelineCost.h"
 
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <map>
@@ -81,6 +82,9 @@ std::string pipelineSpec(const PipelinePoint& p) {
 PipelinePoint findPipeline(const tc::Program& prog, const AttentionForm& form,
                            const PipelineOptions& o, const PipelineSpec& spec) {
   const std::string origin = "--pipeline";
+  if (o.explore.constraints.memory.enabled())
+    throw Unsupported("attention", "attention pipelines with an external memory are not "
+                                   "modelled yet: drop --mem-bandwidth or the target's 'memory'");
   const PipelineContext c = makeContext(prog, form, o);
   // The search flags bound the choices as they bound explore's, so that a spec is accepted
   // with the flags explore printed it under.

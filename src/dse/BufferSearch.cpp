@@ -95,6 +95,11 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
       if (dep) b.grow.push_back(int(l));
     }
     p.banks.push_back(std::move(b));
+    p.dims.push_back(detail::tensorDims(v, a));
+    std::vector<char> dep(v.extent.size(), 0);
+    for (int l : p.banks.back().grow)
+      dep[l] = 1;
+    p.dep.push_back(std::move(dep));
   }
   return p;
 }

@@ -14,8 +14,10 @@ int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
 }
 
+} // namespace
+
 // Declared sizes, or (for hand-built views) the index range the loops reach.
-std::vector<int64_t> dims(const dataflow::StatementView& v, size_t a) {
+std::vector<int64_t> tensorDims(const dataflow::StatementView& v, size_t a) {
   const dataflow::AccessView& av = v.accesses[a];
   if (!av.shape.empty()) return av.shape;
   std::vector<int64_t> out;
@@ -27,8 +29,6 @@ std::vector<int64_t> dims(const dataflow::StatementView& v, size_t a) {
   }
   return out;
 }
-
-} // namespace
 
 Walk makeWalk(const MemoryProblem& p, const BufferTiling& t) {
   const dataflow::StatementView& v = *p.view;
@@ -54,11 +54,12 @@ Walk makeWalk(const MemoryProblem& p, const BufferTiling& t) {
   for (size_t l = 0; l < n; ++l)
     if (!placed[l] && w.full[l] < v.extent[l])
       throw std::invalid_argument("buffer tiling: a loop with several tiles is not in the order");
-  for (const dataflow::AccessView& av : v.accesses) {
-    std::vector<char> dep(n, 0);
-    for (const IntVec& row : av.coeffs)
-      for (size_t l = 0; l < n; ++l)
-        dep[l] |= row[l] != 0;
+  for (size_t a = 0; a < v.accesses.size(); ++a) {
+    std::vector<char> dep = a < p.dep.size() ? p.dep[a] : std::vector<char>(n, 0);
+    if (a >= p.dep.size())
+      for (const IntVec& row : v.accesses[a].coeffs)
+        for (size_t l = 0; l < n; ++l)
+          dep[l] |= row[l] != 0;
     int deepest = -1;
     for (size_t i = 0; i < w.levels.size(); ++i)
       if (dep[w.levels[i].loop]) deepest = int(i);
@@ -84,7 +85,7 @@ void finishMetrics(const MemoryProblem& p, const BufferTiling& t, MemoryMetrics&
     tt.name = v.accesses[a].name;
     tt.output = v.accesses[a].write;
     int64_t elements = 1;
-    for (int64_t d : dims(v, a))
+    for (int64_t d : tensorDims(v, a))
       elements *= d;
     tt.compulsoryBytes = elements * p.banks[a].bytes;
     m.compulsoryBytes += tt.compulsoryBytes;
@@ -107,25 +108,28 @@ using detail::Walk;
 
 int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize) {
   const dataflow::AccessView& av = p.view->accesses[a];
-  const std::vector<int64_t> dim = detail::dims(*p.view, a);
-  std::vector<int64_t> range(dim.size());
-  for (size_t d = 0; d < dim.size(); ++d) {
+  const std::vector<int64_t> computed =
+      a < p.dims.size() ? std::vector<int64_t>{} : detail::tensorDims(*p.view, a);
+  const std::vector<int64_t>& dim = a < p.dims.size() ? p.dims[a] : computed;
+  // The index range a tile covers in dimension d (no allocation: this is the hot loop).
+  auto range = [&](size_t d) {
     int64_t r = 1;
     for (size_t l = 0; l < loopSize.size(); ++l)
       r += std::abs(av.coeffs[d][l]) * (loopSize[l] - 1);
-    range[d] = std::min(r, dim[d]);
-  }
+    return std::min(r, dim[d]);
+  };
   // Row-major: the last dimension is contiguous, and so are the ones above it while every
   // dimension below is taken whole.
   int64_t run = 1, runs = 1;
   size_t k = dim.size();
   while (k > 0) {
     --k;
-    run *= range[k];
-    if (range[k] != dim[k]) break;
+    const int64_t r = range(k);
+    run *= r;
+    if (r != dim[k]) break;
   }
   for (size_t d = 0; d < k; ++d)
-    runs *= range[d];
+    runs *= range(d);
   const int64_t bytes = run * p.banks[a].bytes, w = p.memory.bytesPerCycle;
   return runs * ((bytes + w - 1) / w);
 }

@@ -25,6 +25,9 @@ struct Walk {
   int64_t tiles = 1;
 };
 
+/// A tensor's declared sizes, or (for hand-built views) the index range the loops reach.
+std::vector<int64_t> tensorDims(const dataflow::StatementView& v, size_t a);
+
 Walk makeWalk(const MemoryProblem& p, const BufferTiling& t);
 
 /// Array tiles in a buffer tile with these loop sizes.

@@ -63,6 +63,10 @@ struct MemoryProblem {
   int64_t tileCycles = 0;         // cycles of one array tile
   std::vector<BankUse> banks;     // per access
   MemorySystem memory;
+  /// Per access, filled by dse::memoryProblem (computed on the fly when empty): the tensor's
+  /// sizes, and per loop whether the access depends on it.
+  std::vector<std::vector<int64_t>> dims;
+  std::vector<std::vector<char>> dep;
 };
 
 struct TensorTraffic {
