@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: doc_commands.sh RUBICK SRCDIR list|run [verify|other]
+# Usage: doc_commands.sh RUBICK SRCDIR list|run [verify|other] [K/N]
 # Every rubick command the documentation shows must run: the lines of README.md and docs/*.md
 # that start with `rubick ` or `build/rubick ` inside a code block (indented by 4 spaces or
 # fenced; a trailing backslash continues the line; README's first two lines are split at
@@ -7,9 +7,11 @@
 # runs each (only the verify commands, or only the others) verbatim in a scratch folder that
 # holds links to examples/ and designs/, and fails, naming the command and its source, on any
 # non-zero exit. So an example that stops working (a renamed flag, a design ID that no longer
-# exists) fails a test instead of misleading a reader.
+# exists) fails a test instead of misleading a reader. K/N runs only the selected commands
+# numbered K modulo N (from 0), so slow simulating ones can run as N tests side by side.
 set -u
-rubick=$(realpath "$1") src=$(realpath "$2") mode=$3 which=${4:-all}
+rubick=$(realpath "$1") src=$(realpath "$2") mode=$3 which=${4:-all} shard=${5:-0/1}
+shardK=${shard%/*} shardN=${shard#*/}
 
 collect() {
   local f
@@ -74,17 +76,25 @@ export PATH="$scratch/bin:$PATH"
 # user's or another test's by giving the scratch folder as TMPDIR where rubick honours it.
 export TMPDIR="$scratch"
 
-ran=0 failed=0
+ran=0 failed=0 index=-1
+declare -A seen
 while IFS=$'\t' read -r where cmd; do
   case "$cmd" in *" verify "*) kind=verify ;; *) kind=other ;; esac
   [ "$which" = all ] || [ "$which" = "$kind" ] || continue
+  # A command shown in several places runs once (its outcome cannot differ).
+  key=$(echo "$cmd" | tr -s ' ' | sed 's#^build/##')
+  [ -z "${seen[$key]:-}" ] || continue
+  seen[$key]=1
+  index=$((index + 1))
+  [ $((index % shardN)) -eq "$shardK" ] || continue
   ran=$((ran + 1))
+  SECONDS=0
   if ! (cd "$scratch" && bash -c "$cmd" >"$scratch/.out" 2>"$scratch/.err"); then
     failed=$((failed + 1))
     echo "FAIL ($where): $cmd"
     tail -5 "$scratch/.err" | sed 's/^/    /'
   else
-    echo "ok   ($where): $cmd"
+    echo "ok   ($where, ${SECONDS} s): $cmd"
   fi
 done < <(collect | sort -u -t$'\t' -k2,2 | sort)
 echo "$ran documented command(s) run: $((ran - failed)) passed, $failed failed"
