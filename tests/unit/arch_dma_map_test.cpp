@@ -77,7 +77,9 @@ void sweep(const tc::Program& prog, std::vector<dse::ArrayShape> arrays, Stats& 
       // Small tables: a phase per array row or column at most; and a tensor with several
       // banks is written at least two elements a cycle.
       EXPECT_LE(d->rowPeriod * d->colPeriod, std::max(plan.p, plan.q)) << what;
-      if (tp.ports.size() > 1) EXPECT_GE(d->lanes * d->copies, 2) << what;
+      if (tp.ports.size() > 1) {
+        EXPECT_GE(d->lanes * d->copies, 2) << what;
+      }
       const std::string kind = (tp.output ? "out " : "in ") + toString(tp.entry);
       s.lanes[kind][d->lanes * d->copies]++;
       s.phases[kind] = std::max(s.phases[kind], d->rowPeriod * d->colPeriod);
