@@ -64,7 +64,8 @@ std::string safeId(size_t access, const std::string& name) {
 
 Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const Dataflow& d,
               const std::vector<ir::OrientedEntry>& entries,
-              const std::vector<int64_t>& elementBits, const std::string& name) {
+              const std::vector<int64_t>& elementBits, const std::string& name,
+              const std::vector<char>& bufferRecurs) {
   // What the hardware cannot build is decided in one place (arch/Buildable.h).
   const std::string problem = buildProblem(prog, v, elementBits);
   if (!problem.empty()) throw Unsupported("emit", problem);
@@ -121,7 +122,7 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
          d.outerExtent(o, v.extent)});
   }
 
-  plan.schedule = dse::schedule(v, d, entries);
+  plan.schedule = dse::schedule(v, d, entries, bufferRecurs);
   int64_t tauMag = std::max(-plan.schedule.first, plan.schedule.last) + 1;
   plan.tauBits = bitsFor(tauMag + 1) + 1;
   std::vector<int64_t> inBits(elementBits.begin() + 1, elementBits.end());
@@ -218,7 +219,8 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
       else if (t.output)
         t.recurDims.push_back(static_cast<int>(o));
     }
-    t.recurs = t.output && !t.recurDims.empty();
+    t.bufferRecurs = t.output && t.access < bufferRecurs.size() && bufferRecurs[t.access];
+    t.recurs = t.output && (!t.recurDims.empty() || t.bufferRecurs);
     t.addressBits = bitsFor(t.depth);
     plan.tensors.push_back(std::move(t));
   }

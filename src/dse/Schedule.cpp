@@ -126,7 +126,8 @@ int64_t chainEndMax(const Dataflow& d, const ir::OrientedEntry& e) {
 }
 
 Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
-                  const std::vector<ir::OrientedEntry>& entries) {
+                  const std::vector<ir::OrientedEntry>& entries,
+                  const std::vector<char>& bufferRecurs) {
   Schedule s;
   IntVec ext = d.extent();
   s.t1Extent = ext[2];
@@ -156,6 +157,7 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
           moves |= row[o.loop] != 0;
         t.recurs |= !moves;
       }
+      t.recurs |= a < bufferRecurs.size() && bufferRecurs[a];
       t.treeDepth = treeDepth(ir::fanout(e.kind, d.p, d.q));
       const int64_t dd = t.treeDepth;
       if (held(e.kind)) {

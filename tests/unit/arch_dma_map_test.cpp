@@ -2,6 +2,7 @@
 // of a sweep, expanded from the map's groups, lands in exactly the places the host map gives.
 
 #include "dataflow_test_util.h"
+#include "dma_test_util.h"
 
 #include "rubick/arch/DmaMap.h"
 #include "rubick/arch/HostMap.h"
@@ -16,34 +17,7 @@
 namespace rubick::arch {
 namespace {
 
-tc::Program program(const char* text, std::vector<std::pair<std::string, int64_t>> sizes) {
-  auto file = std::make_shared<const SourceFile>("t.tc", text);
-  tc::SemaOptions o;
-  for (auto& [n, v] : sizes)
-    o.sizes.push_back({n, v, {}});
-  return tc::analyze(tc::parse(file), file, o);
-}
-
-// Expands the map group by group and compares with the host map.
-void expectReproduces(const DmaMap& d, const TensorMap& m, const std::string& what) {
-  std::vector<std::vector<Location>> got(m.elements.size());
-  for (int64_t gr = 0; gr < d.groupRows(); ++gr)
-    for (int64_t gc = 0; gc < d.groupCols(); ++gc)
-      for (int64_t l = 0; l < d.lanes; ++l) {
-        auto [r, c] = d.element(gr, gc, l);
-        for (int64_t k = 0; k < d.copies; ++k) {
-          Location p = d.place(gr, gc, l, k);
-          if (r >= d.rows || c >= d.cols) {
-            EXPECT_EQ(p.bank, -1) << what;
-            continue;
-          }
-          got[static_cast<size_t>(r * d.cols + c)].push_back(p);
-        }
-      }
-  for (auto& g : got)
-    std::sort(g.begin(), g.end());
-  EXPECT_EQ(got, m.elements) << what;
-}
+using dataflow::test::program;
 
 struct Stats {
   std::map<std::string, std::map<int64_t, int>> lanes; // entry kind -> lanes -> count
@@ -73,7 +47,7 @@ void sweep(const tc::Program& prog, std::vector<dse::ArrayShape> arrays, Stats& 
         ADD_FAILURE() << what << ": " << why;
         continue;
       }
-      expectReproduces(*d, maps[t], what);
+      test::expectReproduces(*d, maps[t], what);
       // Small tables: a phase per array row or column at most; and a tensor with several
       // banks is written at least two elements a cycle.
       EXPECT_LE(d->rowPeriod * d->colPeriod, std::max(plan.p, plan.q)) << what;

@@ -14,13 +14,7 @@
 namespace rubick::arch {
 namespace {
 
-tc::Program program(const char* text, std::vector<std::pair<std::string, int64_t>> sizes) {
-  auto file = std::make_shared<const SourceFile>("t.tc", text);
-  tc::SemaOptions o;
-  for (auto& [n, v] : sizes)
-    o.sizes.push_back({n, v, {}});
-  return tc::analyze(tc::parse(file), file, o);
-}
+using dataflow::test::program;
 
 void checkSweep(const tc::Program& prog, std::vector<dse::ArrayShape> arrays) {
   dataflow::StatementView v = dataflow::viewStatement(prog, 0);
@@ -68,13 +62,14 @@ TEST(ArchPlan, GemmSweepAgreesWithCostModelAndHostMap) {
 
 TEST(ArchPlan, GemvAndConvSweeps) {
   checkSweep(program(dataflow::test::kGemv, {{"M", 5}, {"N", 6}}), {{4, 4}});
-  checkSweep(program(dataflow::test::kConv, {{"N", 1}, {"C", 2}, {"H", 4}, {"W", 3}, {"F", 2},
-                                             {"R", 2}, {"S", 2}}),
+  checkSweep(program(dataflow::test::kConv,
+                     {{"N", 1}, {"C", 2}, {"H", 4}, {"W", 3}, {"F", 2}, {"R", 2}, {"S", 2}}),
              {{2, 3}});
 }
 
 TEST(ArchPlan, UnsupportedStatementsSayWhy) {
-  tc::Program prog = program("def f(int8(N) A, int8(N) B) -> (C) { C(i) = A(i) + B(i) }", {{"N", 4}});
+  tc::Program prog =
+      program("def f(int8(N) A, int8(N) B) -> (C) { C(i) = A(i) + B(i) }", {{"N", 4}});
   dataflow::StatementView v = dataflow::viewStatement(prog, 0);
   dataflow::Dataflow d = dataflow::parseDataflowSpec("PE(i, 0) | T(0)", v, 4, 1);
   dataflow::Decomposition dec = dataflow::decompose(v, d);

@@ -12,6 +12,16 @@
 
 namespace rubick::dataflow::test {
 
+/// A program from TC text with sizes bound.
+inline tc::Program program(const std::string& tc,
+                           std::vector<std::pair<std::string, int64_t>> sizes) {
+  auto file = std::make_shared<const SourceFile>("t.tc", tc);
+  tc::SemaOptions o;
+  for (auto& [n, v] : sizes)
+    o.sizes.push_back({n, v, {}});
+  return tc::analyze(tc::parse(file), file, o);
+}
+
 inline StatementView statement(const std::string& tc,
                                std::vector<std::pair<std::string, int64_t>> sizes,
                                size_t stmt = 0) {
@@ -22,7 +32,8 @@ inline StatementView statement(const std::string& tc,
   return viewStatement(tc::analyze(tc::parse(file), file, o), stmt);
 }
 
-inline const char* kGemm = "def gemm(int8(M,K) A, int8(K,N) B) -> (C) { C(i,j) +=! A(i,k) * B(k,j) }";
+inline const char* kGemm =
+    "def gemm(int8(M,K) A, int8(K,N) B) -> (C) { C(i,j) +=! A(i,k) * B(k,j) }";
 inline const char* kGemv = "def gemv(int8(M,N) A, int8(N) x) -> (y) { y(i) +=! A(i,j) * x(j) }";
 inline const char* kBmm =
     "def bmm(int8(NB,M,K) A, int8(NB,K,N) B) -> (C) { C(b,i,j) +=! A(b,i,k) * B(b,k,j) }";

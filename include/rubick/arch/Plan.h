@@ -22,12 +22,12 @@ namespace rubick::arch {
 /// 0 <= u_c < limit for every c. The limit is `factor`, except on the last tile of a split
 /// loop, where it is `lastLimit` (a partial tile).
 struct Coordinate {
-  std::string name;        // "i", "j mod 4", or "(x constant)"
-  int64_t a = 0;           // coefficient of tau
-  std::vector<int64_t> b;  // per PE
+  std::string name;       // "i", "j mod 4", or "(x constant)"
+  int64_t a = 0;          // coefficient of tau
+  std::vector<int64_t> b; // per PE
   int64_t factor = 1;
-  int outerDim = -1;       // outer stamp that holds this loop's quotient, -1 if none
-  int64_t lastLimit = 1;   // limit on the last tile of that outer stamp
+  int outerDim = -1;     // outer stamp that holds this loop's quotient, -1 if none
+  int64_t lastLimit = 1; // limit on the last tile of that outer stamp
 };
 
 struct OuterDim {
@@ -36,36 +36,37 @@ struct OuterDim {
 };
 
 struct TensorPlan {
-  std::string name;      // "A", "C#2", ...
-  std::string id;        // Verilog-safe identifier: "t0_C", "t1_A", ...
+  std::string name; // "A", "C#2", ...
+  std::string id;   // Verilog-safe identifier: "t0_C", "t1_A", ...
   size_t access = 0;
   bool output = false;
   ir::OrientedEntry entry;
   int64_t elementBits = 0; // bank width
   int64_t wireBits = 0;    // width in the array: element (inputs) or accumulator (outputs)
 
-  bool streaming = false;  // the entry has a port time
-  bool held = false;       // stationary kinds: one value per tile per port (or accumulator)
-  bool systolic = false;   // values or partial sums move PE to PE
+  bool streaming = false; // the entry has a port time
+  bool held = false;      // stationary kinds: one value per tile per port (or accumulator)
+  bool systolic = false;  // values or partial sums move PE to PE
 
   std::vector<std::pair<int64_t, int64_t>> ports; // (s0, s1) per bank
-  std::vector<int> portOf;   // per PE: its bank
-  std::vector<int> upstream; // per PE: the PE its value comes from, -1 at a chain start
-  std::vector<int> hop;      // per PE: position along its chain (0 at the start)
-  std::vector<int64_t> hop0; // per bank: the tau offset of the chain start (te + hop0 = t1)
+  std::vector<int> portOf;                        // per PE: its bank
+  std::vector<int> upstream;    // per PE: the PE its value comes from, -1 at a chain start
+  std::vector<int> hop;         // per PE: position along its chain (0 at the start)
+  std::vector<int64_t> hop0;    // per bank: the tau offset of the chain start (te + hop0 = t1)
   std::vector<int64_t> teShift; // per PE: te - t1 for the element this PE uses (streaming)
 
   // Outputs: PEs summed by one adder tree form a group; groups of a bank form a chain.
-  std::vector<std::vector<int>> groups;       // PE lists
-  std::vector<std::vector<int>> chainOfPort;  // per bank: its groups in chain order
-  int64_t treeInputs = 1;                     // widest group (trees are padded to this)
+  std::vector<std::vector<int>> groups;      // PE lists
+  std::vector<std::vector<int>> chainOfPort; // per bank: its groups in chain order
+  int64_t treeInputs = 1;                    // widest group (trees are padded to this)
   int64_t treeDepth = 0;
 
   int64_t teMin = 0, teMax = 0;
-  int64_t depth = 1;        // words per bank
+  int64_t depth = 1; // words per bank
   int64_t addressBits = 1;
   std::vector<int64_t> strides; // per outer dim: address step (0: the tensor does not move)
   bool recurs = false;          // outputs: partial sums meet in the bank across tiles
+  bool bufferRecurs = false;    // ... also across buffer tiles (the controller says when to add)
   std::vector<int> recurDims;   // outer dims along which it recurs (first visit: all zero)
 };
 
@@ -85,9 +86,11 @@ struct Plan {
 
 /// Builds the plan; throws rubick::Error when the statement or the entries need hardware that
 /// is not built (with the reason), never returns a plan for wrong hardware.
+/// `bufferRecurs`: as for dse::schedule.
 Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v,
               const dataflow::Dataflow& d, const std::vector<ir::OrientedEntry>& entries,
-              const std::vector<int64_t>& elementBits, const std::string& name);
+              const std::vector<int64_t>& elementBits, const std::string& name,
+              const std::vector<char>& bufferRecurs = {});
 
 /// Bits to hold values 0..n-1 (at least 1).
 int64_t bitsFor(int64_t n);

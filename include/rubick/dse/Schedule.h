@@ -59,9 +59,12 @@ struct Schedule {
 /// Adder-tree depth for n inputs: ceil(log2 n) (0 for n <= 1).
 int64_t treeDepth(int64_t n);
 
-/// The schedule of dataflow `d` with `entries` (one per access of `v`).
+/// The schedule of dataflow `d` with `entries` (one per access of `v`). `bufferRecurs` (per
+/// access, may be empty) marks outputs whose partial sums also meet across buffer tiles (a
+/// memory system's tiled reduction): they read-modify-write like a recurring element.
 Schedule schedule(const dataflow::StatementView& v, const dataflow::Dataflow& d,
-                  const std::vector<ir::OrientedEntry>& entries);
+                  const std::vector<ir::OrientedEntry>& entries,
+                  const std::vector<char>& bufferRecurs = {});
 
 /// Largest (te + x_end) over the tile of `d` for an output with systolic entry `e`, x_end being
 /// the last PE of the element's chain along its flow direction (in the entry's mirrored frame).

@@ -1,0 +1,98 @@
+#include "rubick/arch/MemoryPlan.h"
+
+#include "rubick/support/Unsupported.h"
+
+namespace rubick::arch {
+
+namespace {
+
+// The loop indexing each dimension of `a`, or -1 when the dimension is not one loop with
+// coefficient 1 and no offset.
+std::vector<int> dimensionLoops(const dataflow::AccessView& a) {
+  std::vector<int> loops;
+  for (size_t r = 0; r < a.coeffs.size(); ++r) {
+    int loop = -1, terms = 0;
+    for (size_t l = 0; l < a.coeffs[r].size(); ++l)
+      if (a.coeffs[r][l] != 0) ++terms, loop = a.coeffs[r][l] == 1 ? static_cast<int>(l) : -1;
+    loops.push_back(terms == 1 && a.constant[r] == 0 ? loop : -1);
+  }
+  return loops;
+}
+
+// The dataflow on one buffer tile: outer stamps that take a single value there are left out
+// (a well-formed dataflow has none).
+dataflow::Dataflow tileDataflow(const dataflow::Dataflow& d, const dataflow::StatementView& tile) {
+  dataflow::Dataflow out = d;
+  out.outer.clear();
+  for (size_t o = 0; o < d.outer.size(); ++o)
+    if (d.outerExtent(o, tile.extent) > 1) out.outer.push_back(d.outer[o]);
+  return out;
+}
+
+} // namespace
+
+std::pair<tc::Program, dataflow::StatementView> bufferTileProblem(const tc::Program& prog,
+                                                                  const dataflow::StatementView& v,
+                                                                  const dse::BufferTiling& t) {
+  tc::Program p = prog;
+  dataflow::StatementView s = v;
+  s.extent = t.size;
+  for (dataflow::AccessView& a : s.accesses) {
+    const std::vector<int> loops = dimensionLoops(a);
+    for (size_t r = 0; r < loops.size(); ++r) {
+      if (loops[r] < 0)
+        throw Unsupported("emit", "dimension " + std::to_string(r) + " of " + a.name +
+                                      " is not indexed by a single loop; the memory system "
+                                      "moves only boxes of a tensor");
+      a.shape[r] = t.size[static_cast<size_t>(loops[r])];
+      p.tensors[static_cast<size_t>(a.tensor)].shape[r] = a.shape[r];
+    }
+  }
+  return {std::move(p), std::move(s)};
+}
+
+MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView& v,
+                          const dataflow::Dataflow& d,
+                          const std::vector<ir::OrientedEntry>& entries,
+                          const std::vector<int64_t>& elementBits, const dse::BufferTiling& t,
+                          const std::string& name) {
+  if (t.size.size() != v.loops.size())
+    throw std::logic_error("memory plan: a buffer tiling with " + std::to_string(t.size.size()) +
+                           " sizes for " + std::to_string(v.loops.size()) + " loops");
+  auto [tileProg, tileView] = bufferTileProblem(prog, v, t);
+  MemoryPlan m;
+  m.dataflow = tileDataflow(d, tileView);
+  m.tiling = t;
+  for (size_t l = 0; l < v.loops.size(); ++l)
+    m.tileCount.push_back((v.extent[l] + t.size[l] - 1) / t.size[l]);
+  // An output whose reduction loop spans several buffer tiles keeps adding to its partial sums.
+  std::vector<char> bufferRecurs(v.accesses.size(), 0);
+  for (size_t i = 0; i < v.accesses.size(); ++i)
+    for (size_t l = 0; l < v.loops.size(); ++l) {
+      bool indexes = false;
+      for (const IntVec& row : v.accesses[i].coeffs)
+        indexes |= row[l] != 0;
+      bufferRecurs[i] |= v.accesses[i].write && m.tileCount[l] > 1 && !indexes;
+    }
+  m.core = makePlan(tileProg, tileView, m.dataflow, entries, elementBits, name, bufferRecurs);
+  const std::vector<TensorMap> maps = hostMap(tileProg, tileView, m.dataflow, m.core);
+  for (size_t i = 0; i < v.accesses.size(); ++i) {
+    TensorTransfer x;
+    x.access = i;
+    x.loops = dimensionLoops(v.accesses[i]);
+    x.tile = tileView.accesses[i].shape;
+    x.shape = v.accesses[i].shape;
+    std::string why;
+    std::optional<DmaMap> dma =
+        deriveDmaMap(maps[i], static_cast<int64_t>(m.core.tensors[i].ports.size()), why);
+    if (!dma)
+      throw Unsupported("emit", "the bank layout of " + v.accesses[i].name + " (" +
+                                    ir::toString(m.core.tensors[i].entry) +
+                                    ") has no DMA map: " + why);
+    x.dma = std::move(*dma);
+    m.tensors.push_back(std::move(x));
+  }
+  return m;
+}
+
+} // namespace rubick::arch

@@ -1,0 +1,87 @@
+// The plan of a design with a memory system: the core planned for one buffer tile runs as many
+// cycles per tile as the memory model charges, and every tensor's tile has a DMA map that
+// reproduces the core's bank layout.
+
+#include "dataflow_test_util.h"
+#include "dma_test_util.h"
+
+#include "rubick/arch/MemoryPlan.h"
+#include "rubick/dse/Explore.h"
+#include "rubick/frontend/Sema.h"
+#include "rubick/support/Unsupported.h"
+
+#include <gtest/gtest.h>
+
+namespace rubick::arch {
+namespace {
+
+using dataflow::test::program;
+
+// Every explored memory design of `prog` gets a plan; returns how many.
+int checkPlans(const tc::Program& prog, dse::ArrayShape array, dse::MemorySystem mem,
+               int64_t budget) {
+  dataflow::StatementView v = dataflow::viewStatement(prog, 0);
+  dse::ExploreOptions o;
+  o.constraints.arrays = {array};
+  o.constraints.memory = mem;
+  o.constraints.bufferBytes = budget;
+  for (const dataflow::AccessView& a : v.accesses)
+    o.constraints.elementBits.push_back(a.write ? 32 : 8);
+  dse::ExploreResult r = dse::explore(v, o);
+  int planned = 0;
+  for (const dse::DesignPoint& pt : r.points) {
+    MemoryPlan m =
+        makeMemoryPlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits, pt.buffer, "d");
+    int64_t tiles = 1;
+    bool full = true;
+    for (size_t l = 0; l < v.loops.size(); ++l) {
+      tiles *= m.tileCount[l];
+      full = full && v.extent[l] % pt.buffer.size[l] == 0;
+    }
+    EXPECT_EQ(tiles, pt.memory.bufferTiles) << pt.id;
+    // With every tile full, the model's compute cycles are the core's latency per tile.
+    if (full) {
+      EXPECT_EQ(tiles * m.core.schedule.latency, pt.memory.computeCycles)
+          << pt.id << " " << dataflow::toSpec(pt.dataflow, v) << " tile "
+          << dse::toString(pt.buffer, v) << " core " << dataflow::toSpec(m.dataflow, v)
+          << " latency " << m.core.schedule.latency << " tiles " << tiles;
+    }
+    auto [tileProg, tileView] = bufferTileProblem(prog, v, pt.buffer);
+    const std::vector<TensorMap> maps = hostMap(tileProg, tileView, m.dataflow, m.core);
+    for (size_t i = 0; i < m.tensors.size(); ++i) {
+      EXPECT_EQ(m.tensors[i].tile, maps[i].shape);
+      test::expectReproduces(m.tensors[i].dma, maps[i], pt.id + " " + v.accesses[i].name);
+    }
+    ++planned;
+  }
+  return planned;
+}
+
+TEST(MemoryPlan, GemmDesignsRunTheModelsTileCycles) {
+  tc::Program gemm = program(dataflow::test::kGemm, {{"M", 32}, {"N", 32}, {"K", 32}});
+  EXPECT_GT(checkPlans(gemm, {4, 4}, {8, 50, 64}, 2048), 20);
+}
+
+TEST(MemoryPlan, ShortEdgeTilesAndGemv) {
+  tc::Program gemm = program(dataflow::test::kGemm, {{"M", 20}, {"N", 12}, {"K", 18}});
+  EXPECT_GT(checkPlans(gemm, {4, 4}, {4, 20, 64}, 1024), 10);
+  tc::Program gemv = program(dataflow::test::kGemv, {{"M", 24}, {"N", 40}});
+  EXPECT_GT(checkPlans(gemv, {4, 4}, {4, 20, 64}, 256), 2);
+}
+
+TEST(MemoryPlan, TensorsIndexedByLoopSumsAreUnsupported) {
+  tc::Program conv =
+      program(dataflow::test::kConv,
+              {{"N", 1}, {"C", 2}, {"H", 4}, {"W", 3}, {"F", 2}, {"R", 2}, {"S", 2}});
+  dataflow::StatementView v = dataflow::viewStatement(conv, 0);
+  dse::BufferTiling t{v.extent, {}};
+  try {
+    bufferTileProblem(conv, v, t);
+    FAIL() << "no error";
+  } catch (const Unsupported& e) {
+    EXPECT_NE(e.diag().message.find("single loop"), std::string::npos) << e.diag().message;
+  }
+}
+
+} // namespace
+} // namespace rubick::arch
