@@ -7,16 +7,18 @@
 //   cmd_valid/cmd_ready handshake (AXI rules: hold cmd_valid and the fields until cmd_ready).
 //   cmd_addr is a byte address; its low log2(DATA_W/8) bits are ignored (aligned transfers
 //   only). cmd_len is the number of DATA_W-bit beats; cmd_len = 0 is accepted and does nothing
-//   (no data taken, no done). cmd_ready is high while no command is being split (low in reset).
-//   Every burst has AWSIZE = log2(DATA_W/8), AWBURST = INCR, AWID = AXI_ID, AWCACHE = 4'b0011,
-//   AWPROT = 0; every beat WSTRB = all ones.
+//   (no data taken, no done). cmd_ready is high while no command is being split, and in the
+//   cycle the last burst of the command being split is issued (so one-burst commands are taken
+//   one per cycle); low in reset. Every burst has AWSIZE = log2(DATA_W/8), AWBURST = INCR,
+//   AWID = AXI_ID, AWCACHE = 4'b0011, AWPROT = 0.
 // Splitting: from the current address a, each burst has min(remaining, MAX_BURST,
 //   (4096 - a mod 4096) / (DATA_W/8)) beats.
-// Data: in_valid/in_ready, one beat per accepted command beat, in command order; in_ready is
-//   high only while a burst has been split and not yet filled, so data for a command is taken
-//   once its bursts exist. The W channel is a two-entry skid buffer (m_axi_w* and in_ready are
-//   registers), one beat per cycle with WREADY held high. W data does not wait for the AW
-//   handshake (AXI allows either order).
+// Data: in_valid/in_ready, one beat per accepted command beat, in command order, with its byte
+//   strobes in_strb (WSTRB; all ones for a plain copy); in_ready is high only while a burst has
+//   been split and not yet filled, so data for a command is taken once its bursts exist. The
+//   W channel is a two-entry skid buffer (m_axi_w* and in_ready are registers), one beat per
+//   cycle with WREADY held high. W data does not wait for the AW handshake (AXI allows either
+//   order).
 // Timing (all synchronous, aclk rising edge; aresetn active low):
 //   A command sampled at edge 0 presents its first AW in cycle 2, then one AW per cycle while
 //   fewer than MAX_OUTSTANDING bursts are in flight (a burst counts from its AW being presented
@@ -56,6 +58,7 @@ module rubick_axi_wr #(
   input  wire                  in_valid,
   output wire                  in_ready,
   input  wire [    DATA_W-1:0] in_data,
+  input  wire [  DATA_W/8-1:0] in_strb,
   // Status.
   output reg                   done,
   output wire                  busy,
@@ -72,7 +75,7 @@ module rubick_axi_wr #(
   input  wire                  m_axi_awready,
   // AXI4 write data channel.
   output reg  [    DATA_W-1:0] m_axi_wdata,
-  output wire [DATA_W/8-1:0]   m_axi_wstrb,
+  output reg  [  DATA_W/8-1:0] m_axi_wstrb,
   output reg                   m_axi_wlast,
   output reg                   m_axi_wvalid,
   input  wire                  m_axi_wready,
@@ -103,7 +106,6 @@ module rubick_axi_wr #(
   assign m_axi_awburst = 2'b01;
   assign m_axi_awcache = 4'b0011;
   assign m_axi_awprot  = 3'b000;
-  assign m_axi_wstrb   = {BYTES{1'b1}};
 
   // ---- Splitter and AW channel ----
   reg              ready_ok;  // out of reset: commands and B responses may be taken
@@ -139,7 +141,7 @@ module rubick_axi_wr #(
   wire push = active & (~m_axi_awvalid | m_axi_awready) & ((b_count != DEPTH) | b_pop) &
               ((w_count != DEPTH) | w_pop);
 
-  assign cmd_ready = ready_ok & ~active;
+  assign cmd_ready = ready_ok & (~active | (push & burst_last));
   assign m_axi_bready = ready_ok;
   assign busy = active | b_have;
 
@@ -198,6 +200,7 @@ module rubick_axi_wr #(
   reg [       7:0] cur_beat;   // beats of it already taken
   reg              sk_valid;
   reg [DATA_W-1:0] sk_data;
+  reg [ BYTES-1:0] sk_strb;
   reg              sk_last;
   wire             take = in_valid & in_ready;
   wire             take_last = (cur_beat == cur_len);
@@ -229,13 +232,16 @@ module rubick_axi_wr #(
     if (w_pop) cur_len <= w_track[w_rd];
     if (w_from_sk) begin
       m_axi_wdata <= sk_data;
+      m_axi_wstrb <= sk_strb;
       m_axi_wlast <= sk_last;
     end else if (w_from_in) begin
       m_axi_wdata <= in_data;
+      m_axi_wstrb <= in_strb;
       m_axi_wlast <= take_last;
     end
     if (sk_from_in) begin
       sk_data <= in_data;
+      sk_strb <= in_strb;
       sk_last <= take_last;
     end
   end

@@ -4,8 +4,8 @@
 #   style     one module per file named after the file, header comment first, no date,
 #             `default_nettype none at the top and `default_nettype wire at the end,
 #             no SystemVerilog-only keywords
-#   lint      verilator --lint-only -Wall on every template alone, with its default parameters
-#             and with the overrides listed in lint_configs.txt
+#   lint      verilator --lint-only -Wall on every template alone (with the templates it
+#             instantiates), with its default parameters and the overrides in lint_configs.txt
 #   iverilog  iverilog -g2005 on every template alone, then on every test top (other parameters)
 #   yosys     yosys synth -top on every template alone, then elaboration of every test top
 # Tools come from $VERILATOR, $IVERILOG, $YOSYS (default: from PATH).
@@ -57,9 +57,9 @@ for f in "${templates[@]}"; do
   m=$(basename "$f" .v)
   case $mode in
   style) out=$(style "$f" "$m"); rc=0 ;;
-  lint) out=$("$verilator" --lint-only -Wall "$f" 2>&1); rc=$? ;;
-  iverilog) out=$("$iverilog" -g2005 -o /dev/null "$f" 2>&1); rc=$? ;;
-  yosys) out=$("$yosys" -q -p "read_verilog $f; synth -top $m" 2>&1); rc=$? ;;
+  lint) out=$("$verilator" --lint-only -Wall -y "$tdir" "$f" 2>&1); rc=$? ;;
+  iverilog) out=$("$iverilog" -g2005 -o /dev/null -y "$tdir" "$f" 2>&1); rc=$? ;;
+  yosys) out=$("$yosys" -q -p "read_verilog $f; hierarchy -libdir $tdir -top $m; synth -top $m" 2>&1); rc=$? ;;
   *) echo "unknown mode $mode"; exit 2 ;;
   esac
   report "$m" "$out" "$rc"
@@ -70,7 +70,7 @@ if [ "$mode" = lint ]; then
   while read -r m args; do
     case $m in '' | '#'*) continue ;; esac
     # shellcheck disable=SC2086
-    out=$("$verilator" --lint-only -Wall $args "$tdir/$m.v" 2>&1)
+    out=$("$verilator" --lint-only -Wall -y "$tdir" $args "$tdir/$m.v" 2>&1)
     report "$m $args" "$out" $?
   done <"$testdir/lint_configs.txt"
 fi

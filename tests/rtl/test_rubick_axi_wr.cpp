@@ -5,12 +5,14 @@
 //  1. Phases of random commands (short, across 4 KiB boundaries, long, empty) with random data
 //     and random gaps on in_valid, under different memory settings (latency, bandwidth, the
 //     model's outstanding limit, DRAM timing): afterwards every byte of the memory must equal a
-//     shadow copy written by the test; the bursts must be exactly the documented split; done
-//     must pulse once per non-empty command and only after all its write responses.
+//     shadow copy written by the test (random byte strobes: only the strobed bytes change);
+//     the bursts must be exactly the documented split; done must pulse once per non-empty
+//     command and only after all its write responses.
 //  2. Injected SLVERR on a region: one error pulse per burst that touches it, nothing written
 //     there.
 //  3. Bandwidth: a 64 KiB write on the 512-bit engine, in_valid always high, must take
 //     bytes / bandwidth cycles plus at most latency + kSlack.
+//  4. One-beat commands are taken in consecutive cycles while bursts may be issued.
 #include "Vtb_rubick_axi_wr.h"
 #include "axi_test.h"
 
@@ -32,7 +34,7 @@ struct Ports {
   std::function<void(Vtb&, const AxiSlavePins&)> drive;
   std::function<void(Vtb&, AxiMasterPins&)> sample;
   std::function<void(Vtb&, bool, uint64_t, uint64_t)> setCmd;
-  std::function<void(Vtb&, bool, const std::vector<uint8_t>&)> setIn;
+  std::function<void(Vtb&, bool, const std::vector<uint8_t>&, const std::vector<uint8_t>&)> setIn;
   std::function<bool(Vtb&)> cmdReady, inReady, done, busy, error;
 };
 
@@ -64,9 +66,11 @@ struct Ports {
           m.P##_cmd_addr = addr;                                                                   \
           m.P##_cmd_len = len;                                                                     \
         },                                                                                         \
-        [](Vtb& m, bool v, const std::vector<uint8_t>& d) {                                        \
+        [](Vtb& m, bool v, const std::vector<uint8_t>& d, const std::vector<uint8_t>& s) {         \
           m.P##_in_valid = v;                                                                      \
           axi::putBytes(m.P##_in_data, d);                                                         \
+          for (size_t i = 0; i < s.size(); ++i)                                                    \
+            rtl::setBits(m.P##_in_strb, int(i), 1, s[i]);                                          \
         },                                                                                         \
         [](Vtb& m) -> bool { return m.P##_cmd_ready; },                                            \
         [](Vtb& m) -> bool { return m.P##_in_ready; }, [](Vtb& m) -> bool { return m.P##_done; },  \
@@ -75,7 +79,7 @@ struct Ports {
 
 struct Beat {
   uint64_t addr;
-  std::vector<uint8_t> data;
+  std::vector<uint8_t> data, strb; // strb: 0 or 1 per byte
 };
 
 struct Lane {
@@ -91,10 +95,12 @@ struct Lane {
   std::vector<uint64_t> burstsThrough{}; // bursts of the non-empty commands 1..k, cumulative
   std::deque<Beat> pending{};            // data of accepted commands not yet taken
   double pValid = 1;
+  bool randomStrobes = false; // else all ones
   bool cmdValid = false, inValid = false;
   uint64_t errAddr = 0, errBytes = 0;
   uint64_t errorsWanted = 0, errorsSeen = 0, dones = 0, bResponses = 0, beats = 0;
   long firstCmd = -1, lastDone = -1;
+  std::vector<long> accepted{}; // cycle of each command handshake
 
   void start(const rubick_sim::AxiMemConfig& c, rtl::Rng& rng) {
     mem = std::make_unique<AxiMem>(c);
@@ -104,6 +110,7 @@ struct Lane {
     mem->store(0, shadow.data(), shadow.size());
     pins = mem->masterPins();
     taken.clear();
+    accepted.clear();
     burstsThrough.clear();
     errorsWanted = errorsSeen = dones = bResponses = beats = 0;
     firstCmd = lastDone = -1;
@@ -128,10 +135,9 @@ struct Bench {
       l.io.setCmd(m, l.cmdValid, c.addr, c.len);
       // A beat offered stays offered until taken.
       if (!l.inValid) l.inValid = !l.pending.empty() && rng.chance(l.pValid);
-      static const std::vector<uint8_t> none(128, 0);
-      l.io.setIn(m, l.inValid,
-                 l.inValid ? l.pending.front().data
-                           : std::vector<uint8_t>(none.begin(), none.begin() + l.bytes));
+      const std::vector<uint8_t> none(l.bytes, 0);
+      l.io.setIn(m, l.inValid, l.inValid ? l.pending.front().data : none,
+                 l.inValid ? l.pending.front().strb : none);
       l.io.drive(m, l.mem->pins());
     }
     m.aclk = 0;
@@ -156,6 +162,7 @@ struct Bench {
     l.todo.pop_front();
     l.cmdValid = false;
     l.taken.push_back(c);
+    l.accepted.push_back(cycle);
     if (l.firstCmd < 0) l.firstCmd = cycle;
     if (c.len == 0) return;
     l.mem->allowWrites(c.addr, c.len * l.bytes);
@@ -167,9 +174,14 @@ struct Bench {
       if (l.errBytes && b.addr < l.errAddr + l.errBytes && l.errAddr < end) ++l.errorsWanted;
     }
     for (uint64_t k = 0; k < c.len; ++k) {
-      Beat beat{c.addr + k * l.bytes, std::vector<uint8_t>(l.bytes)};
+      Beat beat{c.addr + k * l.bytes, std::vector<uint8_t>(l.bytes),
+                std::vector<uint8_t>(l.bytes, 1)};
       for (auto& d : beat.data)
         d = static_cast<uint8_t>(rng.bits(8));
+      // Half the beats with random strobes (all off now and then).
+      if (l.randomStrobes && rng.chance(0.5))
+        for (auto& st : beat.strb)
+          st = static_cast<uint8_t>(rng.chance(0.6));
       l.pending.push_back(std::move(beat));
     }
   }
@@ -177,7 +189,7 @@ struct Bench {
   void take(Lane& l) {
     const Beat& b = l.pending.front();
     for (unsigned i = 0; i < l.bytes; ++i)
-      if (!l.inError(b.addr + i)) l.shadow[b.addr + i] = b.data[i];
+      if (b.strb[i] && !l.inError(b.addr + i)) l.shadow[b.addr + i] = b.data[i];
     l.pending.pop_front();
     l.inValid = false;
     ++l.beats;
@@ -254,7 +266,7 @@ int main(int argc, char** argv) {
   m.aresetn = 0;
   for (Lane& l : lanes) {
     l.io.setCmd(m, true, 0, 1);
-    l.io.setIn(m, true, std::vector<uint8_t>(l.bytes, 0));
+    l.io.setIn(m, true, std::vector<uint8_t>(l.bytes, 0), std::vector<uint8_t>(l.bytes, 1));
     l.io.drive(m, AxiSlavePins{});
   }
   for (int i = 0; i < 3; ++i) {
@@ -281,6 +293,7 @@ int main(int argc, char** argv) {
     for (Lane& l : lanes) {
       l.start(axi::modelConfig(p, l.bytes, l.memBytes), rng);
       l.pValid = p.streamReady;
+      l.randomStrobes = !p.errors; // the error count assumes every byte of a burst is written
       const int n = l.bytes == 1 ? 8 : 20;
       for (int i = 0; i < n; ++i)
         l.todo.push_back(axi::randomCmd(rng, l.bytes, l.memBytes, l.maxLen));
@@ -325,6 +338,23 @@ int main(int argc, char** argv) {
       rtl::fail(kTest, bw.cycle,
                 "cycles of a 64 KiB write: " + std::to_string(measured) + ", expected " +
                     std::to_string(data) + " .. " + std::to_string(data + k.latency + kSlack));
+  }
+
+  // 4. One-burst commands are taken one per cycle (the next in the cycle the previous one's
+  // burst is issued) until MAX_OUTSTANDING (4) bursts are in flight.
+  {
+    axi::Phase p{"single beats", 30, 1, 16, false, 1.0, false};
+    Lane& l = wide[0];
+    l.start(axi::modelConfig(p, l.bytes, l.memBytes), rng);
+    for (uint64_t i = 0; i < 8; ++i)
+      l.todo.push_back({8192 + 64 * i, 1});
+    bw.run(10000, "single beats");
+    checkLane(l, "single beats", bw.cycle);
+    for (long i = 1; i < 4; ++i)
+      if (l.accepted[size_t(i)] != l.accepted[0] + i)
+        rtl::fail(kTest, bw.cycle,
+                  rtl::mismatch("handshake cycle of one-beat command " + std::to_string(i),
+                                l.accepted[size_t(i)], l.accepted[0] + i));
   }
 
   std::printf("%s: OK (%ld commands, %ld beats checked, %ld cycles)\n", kTest, commands, beats,
