@@ -68,14 +68,24 @@ std::vector<std::string> globalClasses(const std::string& classesMk) {
   return out;
 }
 
-std::vector<std::string>
-Prebuilt::makeVariables(const std::vector<std::string>& designGlobals) const {
-  // Quoted because make hands LDLIBS to the shell.
+std::vector<std::string> Prebuilt::makeVariables(const std::vector<std::string>& designGlobals,
+                                                 BuildMode mode) const {
+  std::vector<std::string> vars;
+  // Quoted because make hands these to the shell. g++ uses the .gch only when the flags match
+  // those it was built with (else it reads the header itself), so this is never wrong.
+  if (mode == BuildMode::Quick && !pch.empty())
+    vars.push_back("USER_CPPFLAGS=-include '" + pch + "'");
   std::string link = "'" + harness + "'";
-  if (designGlobals != globals) return {"USER_LDLIBS=" + link};
+  if (designGlobals != globals) {
+    vars.push_back("USER_LDLIBS=" + link);
+    return vars;
+  }
   for (const std::string& o : objects)
     link += " '" + o + "'";
-  return {"VM_GLOBAL_FAST=", "VM_GLOBAL_SLOW=", "USER_LDLIBS=" + link};
+  for (const char* v : {"VM_GLOBAL_FAST=", "VM_GLOBAL_SLOW="})
+    vars.push_back(v);
+  vars.push_back("USER_LDLIBS=" + link);
+  return vars;
 }
 
 namespace {
@@ -123,6 +133,9 @@ void removeStaleBuilds(const fs::path& root, const std::string& key) {
     fs::remove_all(p, ec);
 }
 
+// Includes verilated.h; precompiled next to itself (.gch) for quick design builds.
+const char* const kPchHeader = "rubick_verilated_pch.h";
+
 // The objects of a finished flavour directory, or nothing when any is missing.
 std::optional<Prebuilt> load(const fs::path& dir, const std::string& key) {
   Prebuilt p;
@@ -132,7 +145,9 @@ std::optional<Prebuilt> load(const fs::path& dir, const std::string& key) {
   p.harness = (obj / "harness.o").string();
   for (const std::string& g : p.globals)
     p.objects.push_back((obj / (g + ".o")).string());
-  if (p.globals.empty() || !fs::exists(p.harness)) return std::nullopt;
+  p.pch = (dir / kPchHeader).string();
+  if (p.globals.empty() || !fs::exists(p.harness) || !fs::exists(p.pch + ".gch"))
+    return std::nullopt;
   for (const std::string& o : p.objects)
     if (!fs::exists(o)) return std::nullopt;
   return p;
@@ -166,7 +181,7 @@ Runtime::Runtime(const std::string& root, unsigned jobs)
   fs::create_directories(root_, ec);
   if (ec) throw Error(root_, "cannot create directory: " + ec.message());
   const fs::path scratch = fs::path(root_) / ("probe-" + std::to_string(::getpid()) + ".log");
-  key_ = "rubick simulation runtime 1\n" + commandOutput({"verilator", "--version"}, scratch) +
+  key_ = "rubick simulation runtime 2\n" + commandOutput({"verilator", "--version"}, scratch) +
          commandOutput({"g++", "--version"}, scratch);
   for (const std::string& a : verilatorCommand(false, "obj"))
     key_ += a + " ";
@@ -226,6 +241,18 @@ Prebuilt Runtime::build(bool trace) const {
   for (const std::string& g : globalClasses(readFile(tmp / "obj" / "Vdut_classes.mk")))
     make.push_back(g + ".o");
   run(make);
+  // verilated.h precompiled by the stub's makefile with a quick design build's variables, so
+  // with exactly the flags that design's compiles use.
+  writeFile(tmp / kPchHeader, "#include <verilated.h>\n");
+  writeFile(tmp / "obj" / "rubick_pch.mk",
+            std::string("../") + kPchHeader + ".gch: ../" + kPchHeader +
+                "\n\t$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_FAST) -x c++-header -o $@ $<\n");
+  std::vector<std::string> pch = makeCommand("obj", 1);
+  pch.insert(pch.end(), {"-f", "rubick_pch.mk"});
+  for (const std::string& var : modeMakeVariables(BuildMode::Quick))
+    pch.push_back(var);
+  pch.push_back(std::string("../") + kPchHeader + ".gch");
+  run(pch);
 
   std::error_code ec;
   fs::rename(tmp, dir, ec);

@@ -11,7 +11,9 @@
 // processes may share a ROOT: a lock file makes one build while the others wait. The objects are
 // compiled by the Vdut.mk Verilator generates for a stub design, so their flags are exactly those
 // of a design's own makefile. A design's make is then told (on its command line) not to build the
-// runtime classes and to link these objects.
+// runtime classes and to link these objects. Each flavour also holds verilated.h precompiled with
+// a quick design build's flags (parsing it is most of a small design's compile time), which quick
+// builds include first.
 
 #include <mutex>
 #include <optional>
@@ -20,17 +22,27 @@
 
 namespace rubick::verify {
 
+/// How a design's own model is compiled (the runtime is always optimised: it is built once).
+///  - Quick: Verilator keeps the modules apart (-fno-inline, so identical instances share one
+///    class) and g++ does not optimise (-O0): about a third of the build time, and simulation
+///    5-15x slower, which the short runs of verification do not notice.
+///  - Optimised: as Verilator's own makefile does (modules inlined, -Os): for long simulations.
+enum class BuildMode { Quick, Optimised };
+
 /// The objects of one flavour, ready to link.
 struct Prebuilt {
   std::string key;                  // differs whenever any object could
   std::vector<std::string> globals; // Verilator's runtime classes, as Vdut_classes.mk lists them
   std::string harness;              // absolute path of the testbench core's object
   std::vector<std::string> objects; // absolute paths of the runtime classes' objects
+  std::string pch;                  // absolute path of the header whose .gch holds verilated.h
   double seconds = 0;               // time this process spent building it (0: reused)
 
   /// Variables for a design's `make -f Vdut.mk`: skip the runtime classes and link these
   /// objects when the design lists the same runtime classes; otherwise link only the harness.
-  std::vector<std::string> makeVariables(const std::vector<std::string>& designGlobals) const;
+  /// A quick build also includes the precompiled verilated.h.
+  std::vector<std::string> makeVariables(const std::vector<std::string>& designGlobals,
+                                         BuildMode mode) const;
 };
 
 class Runtime {
@@ -59,12 +71,6 @@ private:
 /// runtime and the designs so both are compiled alike.
 std::vector<std::string> verilatorCommand(bool trace, const std::string& mdir);
 
-/// How a design's own model is compiled (the runtime is always optimised: it is built once).
-///  - Quick: Verilator keeps the modules apart (-fno-inline, so identical instances share one
-///    class) and g++ does not optimise (-O0): about a third of the build time, and simulation
-///    5-15x slower, which the short runs of verification do not notice.
-///  - Optimised: as Verilator's own makefile does (modules inlined, -Os): for long simulations.
-enum class BuildMode { Quick, Optimised };
 const char* toString(BuildMode m);
 /// Extra arguments for a design's `verilator` command.
 std::vector<std::string> modeVerilatorArgs(BuildMode m);

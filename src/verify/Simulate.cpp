@@ -141,7 +141,7 @@ void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned build
     run(gen);
     std::vector<std::string> make = makeCommand(mdir, buildJobs);
     for (const std::string& var :
-         rt.makeVariables(globalClasses(readFile(d.dir / mdir / "Vdut_classes.mk"))))
+         rt.makeVariables(globalClasses(readFile(d.dir / mdir / "Vdut_classes.mk")), mode))
       make.push_back(var);
     for (const std::string& var : modeMakeVariables(mode))
       make.push_back(var);
