@@ -7,9 +7,10 @@
 //   cmd_valid/cmd_ready handshake (AXI rules: hold cmd_valid and the fields until cmd_ready).
 //   cmd_addr is a byte address; its low log2(DATA_W/8) bits are ignored (aligned transfers
 //   only). cmd_len is the number of DATA_W-bit beats; cmd_len = 0 is accepted and does nothing
-//   (no data, no out_last). cmd_ready is high while no command is being split (low in reset),
-//   so a command is taken once the previous one has issued its last burst, while that one's
-//   data may still be arriving. Every burst has ARSIZE = log2(DATA_W/8), ARBURST = INCR,
+//   (no data, no out_last). cmd_ready is high while no command is being split (low in reset)
+//   and in the cycle the command being split issues its last burst, so a command is taken as
+//   the previous one issues its last burst (one-burst commands: one per cycle), while that
+//   one's data may still be arriving. Every burst has ARSIZE = log2(DATA_W/8), ARBURST = INCR,
 //   ARID = AXI_ID, ARCACHE = 4'b0011 (normal, non-cacheable, bufferable), ARPROT = 0.
 // Splitting: from the current address a, each burst has min(remaining, MAX_BURST,
 //   (4096 - a mod 4096) / (DATA_W/8)) beats: the first burst of a command ends at a 4 KiB
@@ -128,7 +129,8 @@ module rubick_axi_rd #(
   wire          pop = r_hs & have & beat_last;
   wire          push = active & (~m_axi_arvalid | m_axi_arready) & ((count != DEPTH) | pop);
 
-  assign cmd_ready = ready_ok & ~active;
+  // Taking the next command as the last burst goes out keeps one-burst commands at one per cycle.
+  assign cmd_ready = ready_ok & (~active | (push & burst_last));
 
   always @(posedge aclk) begin
     if (!aresetn) begin

@@ -90,6 +90,20 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
                                     ir::toString(m.core.tensors[i].entry) +
                                     ") has no DMA map: " + why);
     x.dma = std::move(*dma);
+    int innermost = -1;
+    for (size_t pos = 0; pos < t.order.size(); ++pos) {
+      const size_t l = static_cast<size_t>(t.order[pos]);
+      bool indexes = false;
+      for (const IntVec& row : v.accesses[i].coeffs)
+        indexes |= row[l] != 0;
+      x.indexedBy.push_back(indexes);
+      if (indexes) innermost = static_cast<int>(pos);
+    }
+    for (size_t pos = 0; pos < t.order.size(); ++pos) {
+      const bool r = v.accesses[i].write && static_cast<int>(pos) < innermost && !x.indexedBy[pos];
+      x.revisits.push_back(r);
+      x.reload |= r;
+    }
     m.tensors.push_back(std::move(x));
   }
   return m;

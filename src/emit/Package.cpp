@@ -1,5 +1,6 @@
 #include "rubick/emit/Package.h"
 
+#include "MemoryPackage.h"
 #include "ReadmeText.h"
 
 #include "rubick/arch/HostMap.h"
@@ -175,6 +176,7 @@ std::string readme(const arch::Plan& plan, const dse::DesignPoint& pt, const std
 std::vector<File> package(const tc::Program& prog, const dataflow::StatementView& v,
                           const dse::DesignPoint& point, const dse::ExploreOptions& o,
                           const std::string& name) {
+  if (!point.buffer.size.empty()) return detail::packageMemory(prog, v, point, o, name);
   arch::Plan plan =
       arch::makePlan(prog, v, point.dataflow, point.entries, o.constraints.elementBits, name);
   std::vector<arch::TensorMap> maps = arch::hostMap(prog, v, point.dataflow, plan);

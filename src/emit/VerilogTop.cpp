@@ -5,6 +5,8 @@
 
 #include "rubick/emit/Verilog.h"
 
+#include "VerilogHostPorts.h"
+#include "VerilogMemoryCore.h"
 #include "VerilogText.h"
 #include "Widths.h"
 
@@ -38,86 +40,6 @@ std::string resize(const std::string& v, int64_t from, int64_t to, Unused& unuse
          "}";
 }
 
-struct LaneWidths {
-  int64_t ts, bs, ha, hd, aw, w; // host port fields; the bank's address and data widths
-};
-
-// A bank's share of a W-lane host port: the lanes that address it this cycle (the schedule
-// guarantees at most one, or several reading one address) and the address and data of the
-// first of them. Replaces the one-lane strings the bank instance uses.
-void laneSelect(std::ostream& os, const std::string& bank, int64_t ti, int64_t p, int64_t lanes,
-                const LaneWidths& x, std::string& hostW, std::string& hostR, std::string& hostWaddr,
-                std::string& hostRaddr, std::string& hostWdata) {
-  auto field = [](const std::string& v, int64_t lane, int64_t per, int64_t use) {
-    return v + "[" + std::to_string(lane * per + use - 1) + ":" + std::to_string(lane * per) + "]";
-  };
-  auto hit = [&](const std::string& dir, int64_t l) {
-    return "host_" + dir + "e[" + std::to_string(l) + "] && (" +
-           field("host_" + dir + "tensor", l, x.ts, x.ts) + " == " + ulit(ti, x.ts) + ") && (" +
-           field("host_" + dir + "bank", l, x.bs, x.bs) + " == " + ulit(p, x.bs) + ")";
-  };
-  os << "  wire " << range(lanes) << " " << bank << "_hw = {";
-  for (int64_t l = lanes; l-- > 0;)
-    os << hit("w", l) << (l ? ", " : "};\n");
-  os << "  wire " << range(lanes) << " " << bank << "_hr = {";
-  for (int64_t l = lanes; l-- > 0;)
-    os << hit("r", l) << (l ? ", " : "};\n");
-  os << "  reg " << range(x.aw) << " " << bank << "_hwaddr, " << bank << "_hraddr;\n"
-     << "  reg " << range(x.w) << " " << bank << "_hwdata;\n"
-     << "  always @(*) begin\n"
-     << "    " << bank << "_hwaddr = " << ulit(0, x.aw) << ";\n"
-     << "    " << bank << "_hwdata = " << ulit(0, x.w) << ";\n"
-     << "    " << bank << "_hraddr = " << ulit(0, x.aw) << ";\n";
-  for (int64_t l = lanes; l-- > 0;) // the lowest lane wins
-    os << "    if (" << bank << "_hw[" << l << "]) begin\n"
-       << "      " << bank << "_hwaddr = " << field("host_waddr", l, x.ha, x.aw) << ";\n"
-       << "      " << bank << "_hwdata = " << field("host_wdata", l, x.hd, x.w) << ";\n"
-       << "    end\n"
-       << "    if (" << bank << "_hr[" << l << "]) " << bank
-       << "_hraddr = " << field("host_raddr", l, x.ha, x.aw) << ";\n";
-  os << "  end\n";
-  hostW = "|" + bank + "_hw";
-  hostR = "|" + bank + "_hr";
-  hostWaddr = bank + "_hwaddr";
-  hostRaddr = bank + "_hraddr";
-  hostWdata = bank + "_hwdata";
-}
-
-// W-lane host reads: each lane gets the bank it selected in the previous cycle.
-void laneReads(std::ostream& os, const std::vector<std::pair<std::string, int64_t>>& sources,
-               const std::vector<std::pair<int, int>>& ids, int64_t lanes, int64_t ts, int64_t bs,
-               int64_t hd) {
-  os << "\n  // Host reads, per lane: data of the bank it selected in the previous cycle.\n"
-     << "  reg " << range(lanes * ts) << " rsel_tensor;\n"
-     << "  reg " << range(lanes * bs) << " rsel_bank;\n"
-     << "  always @(posedge clk) begin\n"
-     << "    if (!busy) begin\n"
-     << "      rsel_tensor <= host_rtensor;\n"
-     << "      rsel_bank <= host_rbank;\n"
-     << "    end\n"
-     << "  end\n"
-     << "  always @(*) begin\n"
-     << "    host_rdata = " << ulit(0, lanes * hd) << ";\n";
-  for (int64_t l = 0; l < lanes; ++l) {
-    const std::string t =
-        "rsel_tensor[" + std::to_string((l + 1) * ts - 1) + ":" + std::to_string(l * ts) + "]";
-    const std::string b =
-        "rsel_bank[" + std::to_string((l + 1) * bs - 1) + ":" + std::to_string(l * bs) + "]";
-    const std::string out =
-        "host_rdata[" + std::to_string((l + 1) * hd - 1) + ":" + std::to_string(l * hd) + "]";
-    os << "    case ({" << t << ", " << b << "})\n";
-    for (size_t i = 0; i < sources.size(); ++i) {
-      const auto& [wire, w] = sources[i];
-      os << "      {" << ulit(ids[i].first, ts) << ", " << ulit(ids[i].second, bs) << "}: " << out
-         << " = " << (w == hd ? wire : "{" + std::to_string(hd - w) + "'d0, " + wire + "}")
-         << ";\n";
-    }
-    os << "      default: " << out << " = " << ulit(0, hd) << ";\n"
-       << "    endcase\n";
-  }
-  os << "  end\n\n";
-}
-
 } // namespace
 
 std::vector<std::string> templatesUsed(const Plan& pl) {
@@ -145,7 +67,12 @@ std::vector<std::string> templatesUsed(const Plan& pl) {
   return t;
 }
 
-std::string topModule(const Plan& pl, int64_t lanes) {
+namespace {
+
+// The core's text: with host ports (`reload` null) or, for a memory design, with ping-pong banks
+// and DMA ports.
+std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* reload) {
+  const bool memory = reload != nullptr;
   std::ostringstream os;
   Unused unused;
   const int64_t tw = pl.tauBits, ew = timeWidth(pl), vw = validWidth(pl);
@@ -175,25 +102,33 @@ std::string topModule(const Plan& pl, int64_t lanes) {
      << "// " << sch.tiles << " tile(s) of " << sch.tileCycles << " cycles (tau " << sch.first
      << " .. " << sch.last << "): done " << sch.latency
      << " cycles after the edge that samples start.\n"
-     << "// Host: write input banks and read output banks while busy is low (see README.md).\n"
+     << (memory ? "// Banks are ping-pong pairs: the core uses the half its tensor's _half input "
+                  "names, "
+                  "the DMA ports the other.\n"
+                : "// Host: write input banks and read output banks while busy is low (see "
+                  "README.md).\n")
      << "`default_nettype none\n\n"
-     << "module " << pl.name << "_top (\n"
+     << "module " << pl.name << (memory ? "_core" : "_top") << " (\n"
      << "  input  wire clk,\n"
      << "  input  wire rst,\n"
      << "  input  wire start,\n"
      << "  output wire busy,\n"
-     << "  output wire done,\n"
-     << "  input  wire " << (lanes > 1 ? range(lanes) + " " : "") << "host_we,\n"
-     << "  input  wire " << range(lanes * ts) << " host_wtensor,\n"
-     << "  input  wire " << range(lanes * bs) << " host_wbank,\n"
-     << "  input  wire " << range(lanes * ha) << " host_waddr,\n"
-     << "  input  wire " << range(lanes * hd) << " host_wdata,\n"
-     << "  input  wire " << (lanes > 1 ? range(lanes) + " " : "") << "host_re,\n"
-     << "  input  wire " << range(lanes * ts) << " host_rtensor,\n"
-     << "  input  wire " << range(lanes * bs) << " host_rbank,\n"
-     << "  input  wire " << range(lanes * ha) << " host_raddr,\n"
-     << "  output reg  " << range(lanes * hd) << " host_rdata\n"
-     << ");\n\n";
+     << "  output wire done";
+  if (memory)
+    memoryPorts(os, pl, *reload);
+  else
+    os << ",\n"
+       << "  input  wire " << (lanes > 1 ? range(lanes) + " " : "") << "host_we,\n"
+       << "  input  wire " << range(lanes * ts) << " host_wtensor,\n"
+       << "  input  wire " << range(lanes * bs) << " host_wbank,\n"
+       << "  input  wire " << range(lanes * ha) << " host_waddr,\n"
+       << "  input  wire " << range(lanes * hd) << " host_wdata,\n"
+       << "  input  wire " << (lanes > 1 ? range(lanes) + " " : "") << "host_re,\n"
+       << "  input  wire " << range(lanes * ts) << " host_rtensor,\n"
+       << "  input  wire " << range(lanes * bs) << " host_rbank,\n"
+       << "  input  wire " << range(lanes * ha) << " host_raddr,\n"
+       << "  output reg  " << range(lanes * hd) << " host_rdata";
+  os << "\n);\n\n";
 
   // Controller.
   os << "  // Controller: tau runs " << sch.first << " .. " << sch.last
@@ -256,6 +191,7 @@ std::string topModule(const Plan& pl, int64_t lanes) {
       os << "  wire " << first << " =";
       for (size_t k = 0; k < t.recurDims.size(); ++k)
         os << (k ? " &&" : "") << " (" << stamp(t.recurDims[k]) << " == " << ulit(0, ow) << ")";
+      if (t.bufferRecurs) os << (t.recurDims.empty() ? " " : " && ") << id << "_acc_zero";
       os << "; // first visit of its partial sums\n";
     }
 
@@ -347,6 +283,12 @@ std::string topModule(const Plan& pl, int64_t lanes) {
           wdata = resize(out, nw, w, unused);
         }
       }
+      if (memory) {
+        if (t.output && !t.recurs) unused.add(rdata); // only the DMA reads it
+        bankPair(os, {id, bank, p, w, t.depth, aw}, {rd, raddr, wr, waddr, wdata, rdata},
+                 !t.output || (*reload)[ti], t.output);
+        continue;
+      }
       std::string hostW = "host_we && (host_wtensor == " + ulit(ti, ts) +
                           ") && (host_wbank == " + ulit(p, bs) + ")";
       std::string hostR = "host_re && (host_rtensor == " + ulit(ti, ts) +
@@ -388,9 +330,11 @@ std::string topModule(const Plan& pl, int64_t lanes) {
     }
   }
   if (!usedTauE) unused.add("tau_e");
-  unused.add("host_waddr");
-  unused.add("host_raddr");
-  unused.add("host_wdata");
+  if (!memory) {
+    unused.add("host_waddr");
+    unused.add("host_raddr");
+    unused.add("host_wdata");
+  }
   unused.add("step");
 
   // The array.
@@ -401,35 +345,25 @@ std::string topModule(const Plan& pl, int64_t lanes) {
     os << ",\n    " << a;
   os << ");\n";
 
-  if (lanes > 1) {
+  if (lanes > 1)
     laneReads(os, readSources, readIds, lanes, ts, bs, hd);
-    os << unused.declaration() << "endmodule\n\n`default_nettype wire\n";
-    return os.str();
-  }
-  // Host reads: the bank's data arrives the cycle after the request.
-  os << "\n  // Host reads: data of the bank selected in the previous cycle.\n"
-     << "  reg " << range(ts) << " rsel_tensor;\n"
-     << "  reg " << range(bs) << " rsel_bank;\n"
-     << "  always @(posedge clk) begin\n"
-     << "    if (host_re && !busy) begin\n"
-     << "      rsel_tensor <= host_rtensor;\n"
-     << "      rsel_bank <= host_rbank;\n"
-     << "    end\n"
-     << "  end\n"
-     << "  always @(*) begin\n"
-     << "    host_rdata = " << ulit(0, hd) << ";\n"
-     << "    case ({rsel_tensor, rsel_bank})\n";
-  for (size_t i = 0; i < readSources.size(); ++i) {
-    const auto& [wire, w] = readSources[i];
-    os << "      {" << ulit(readIds[i].first, ts) << ", " << ulit(readIds[i].second, bs)
-       << "}: host_rdata = "
-       << (w == hd ? wire : "{" + std::to_string(hd - w) + "'d0, " + wire + "}") << ";\n";
-  }
-  os << "      default: host_rdata = " << ulit(0, hd) << ";\n"
-     << "    endcase\n"
-     << "  end\n\n"
-     << unused.declaration() << "endmodule\n\n`default_nettype wire\n";
+  else if (!memory)
+    hostReads(os, readSources, readIds, ts, bs, hd);
+  os << unused.declaration() << "endmodule\n\n`default_nettype wire\n";
   return os.str();
+}
+
+} // namespace
+
+std::string topModule(const Plan& pl, int64_t lanes) {
+  return coreText(pl, lanes, nullptr);
+}
+
+std::string coreModule(const Plan& core, const std::vector<char>& reload) {
+  if (reload.size() != core.tensors.size())
+    throw std::logic_error("coreModule: reload flags for " + std::to_string(reload.size()) +
+                           " of " + std::to_string(core.tensors.size()) + " tensors");
+  return coreText(core, 1, &reload);
 }
 
 } // namespace rubick::emit

@@ -9,6 +9,7 @@
 //  2. Injected SLVERR on a region: one error pulse per beat that touches it.
 //  3. Bandwidth: a 64 KiB read on the 512-bit engine must take bytes / bandwidth + latency
 //     cycles within kSlack when MAX_OUTSTANDING covers the latency.
+//  4. One-beat commands are taken in consecutive cycles while bursts may be issued.
 #include "Vtb_rubick_axi_rd.h"
 #include "axi_test.h"
 
@@ -89,6 +90,7 @@ struct Lane {
   uint64_t errAddr = 0, errBytes = 0; // injected SLVERR region
   uint64_t errorsWanted = 0, errorsSeen = 0, beats = 0;
   long firstCmd = -1, firstBeat = -1, lastBeat = -1; // cycles of handshakes
+  std::vector<long> accepted{};                      // cycle of each command handshake
 
   void start(const rubick_sim::AxiMemConfig& c, rtl::Rng& rng) {
     mem = std::make_unique<AxiMem>(c);
@@ -98,6 +100,7 @@ struct Lane {
     mem->store(0, bytesOf.data(), bytesOf.size());
     pins = mem->masterPins();
     taken.clear();
+    accepted.clear();
     expect.clear();
     errorsWanted = errorsSeen = beats = 0;
     firstCmd = firstBeat = lastBeat = -1;
@@ -148,6 +151,7 @@ struct Bench {
     l.todo.pop_front();
     l.cmdValid = false;
     l.taken.push_back(c);
+    l.accepted.push_back(cycle);
     if (l.firstCmd < 0) l.firstCmd = cycle;
     for (uint64_t k = 0; k < c.len; ++k) {
       const uint64_t a = c.addr + k * l.bytes;
@@ -328,6 +332,24 @@ int main(int argc, char** argv) {
                 double(bytes) / double(measured));
     if (std::labs(measured - want) > kSlack)
       rtl::fail(kTest, bw.cycle, rtl::mismatch("cycles of the latency-bound read", measured, want));
+  }
+
+  // 4. One-burst commands are taken one per cycle (the next in the cycle the previous one's
+  // burst is issued) until MAX_OUTSTANDING (4) bursts are in flight.
+  {
+    axi::Phase p{"single beats", 30, 1, 16, false, 1.0, false};
+    Lane& l = wide[0];
+    l.start(axi::modelConfig(p, l.bytes, l.memBytes), rng);
+    l.pReady = 1.0;
+    for (uint64_t i = 0; i < 8; ++i)
+      l.todo.push_back({8192 + 64 * i, 1});
+    bw.run(10000, "single beats");
+    checkLane(l, "single beats", bw.cycle);
+    for (long i = 1; i < 4; ++i)
+      if (l.accepted[size_t(i)] != l.accepted[0] + i)
+        rtl::fail(kTest, bw.cycle,
+                  rtl::mismatch("handshake cycle of one-beat command " + std::to_string(i),
+                                l.accepted[size_t(i)], l.accepted[0] + i));
   }
 
   std::printf("%s: OK (%ld commands, %ld beats checked, %ld cycles)\n", kTest, commands, beats,

@@ -23,6 +23,12 @@ struct TensorTransfer {
   std::vector<int64_t> tile;  // per tensor dimension: elements in one full buffer tile
   std::vector<int64_t> shape; // the whole tensor
   DmaMap dma;
+  // How the buffer-level sequencer treats it (positions in BufferTiling::order):
+  std::vector<char> indexedBy; // per position: the tensor's tile changes with that loop
+  std::vector<char> revisits;  // outputs, per position: a loop outside the innermost indexing
+                               // one that does not index it, so its partial sums leave the chip
+                               // and come back
+  bool reload = false;         // an output with some `revisits` position
 };
 
 struct MemoryPlan {

@@ -20,6 +20,12 @@ std::string arrayModule(const arch::Plan& plan);
 /// lane the text is the single design's, byte for byte.
 std::string topModule(const arch::Plan& plan, int64_t lanes = 1);
 
+/// `<name>_core`: the same controller, address generators and array for one buffer tile of a
+/// design with a memory system, its banks ping-pong pairs reached by DMA ports instead of host
+/// ports (src/emit/VerilogMemoryCore.h). `reload` (per tensor of the plan): outputs whose
+/// partial sums come back from memory, which get DMA write ports too.
+std::string coreModule(const arch::Plan& core, const std::vector<char>& reload);
+
 /// The templates the design instantiates (file names under rtl_templates/, without ".v").
 std::vector<std::string> templatesUsed(const arch::Plan& plan);
 

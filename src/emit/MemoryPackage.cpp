@@ -1,0 +1,229 @@
+// What `rubick emit` writes for a design whose tensors live in external memory: the core for
+// one buffer tile, the top with its AXI interfaces, design.json with the register map, and a
+// README that says how to drive it.
+
+#include "MemoryPackage.h"
+
+#include "rubick/emit/MemoryTop.h"
+#include "rubick/emit/Templates.h"
+#include "rubick/emit/Verilog.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+namespace rubick::emit::detail {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Register {
+  std::string name;
+  int64_t offset;
+  std::string access, meaning;
+};
+
+std::vector<Register> registerMap(const arch::MemoryPlan& m) {
+  std::vector<Register> r = {
+      {"CTRL", 0x00, "rw",
+       "bit 0 START: writing 1 starts a run (ignored while busy); bit 1 IE: interrupt enable"},
+      {"STATUS", 0x04, "rw1c",
+       "bit 0 DONE (cleared by a start or by writing 1), bit 1 BUSY (read only), bit 2 ERROR (an "
+       "AXI error response; cleared by a start or by writing 1)"},
+      {"ISR", 0x08, "rw1c",
+       "bit 0 done interrupt, bit 1 error interrupt; write 1 to clear; irq = IE and ISR != 0"},
+      {"CYCLES_LO", 0x10, "ro",
+       "cycles with BUSY high since the last start, low half; reading it latches the high half"},
+      {"CYCLES_HI", 0x14, "ro", "the high half latched by the last CYCLES_LO read"}};
+  for (size_t i = 0; i < m.tensors.size(); ++i) {
+    const arch::TensorPlan& t = m.core.tensors[i];
+    const int64_t at = 0x20 + 8 * static_cast<int64_t>(i);
+    r.push_back({"BASE_" + std::to_string(i) + "_LO", at, "rw",
+                 "byte address of " + t.name + "[0...0] (" + (t.output ? "output" : "input") +
+                     "), bits 31..0"});
+    r.push_back({"BASE_" + std::to_string(i) + "_HI", at + 4, "rw", "bits 63..32"});
+  }
+  return r;
+}
+
+std::string hex(int64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << (v < 16 ? "0" : "") << v;
+  return os.str();
+}
+
+Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
+                const dse::DesignPoint& pt, const arch::MemoryPlan& m, const MemoryTopOptions& o,
+                const dse::MemorySystem& mem) {
+  const arch::Plan& core = m.core;
+  Json j;
+  j["generator"] = std::string("rubick ") + RUBICK_VERSION;
+  j["id"] = pt.id;
+  j["program"] = prog.name;
+  j["statement"] = core.statement;
+  j["top"] = core.name + "_top";
+  Json loops = Json::array();
+  for (size_t l = 0; l < v.loops.size(); ++l)
+    loops.push_back({{"name", v.loops[l]},
+                     {"extent", v.extent[l]},
+                     {"buffer_tile", m.tiling.size[l]},
+                     {"buffer_tiles", m.tileCount[l]}});
+  j["loops"] = loops;
+  Json order = Json::array();
+  for (int l : m.tiling.order)
+    order.push_back(v.loops[static_cast<size_t>(l)]);
+  j["buffer_order"] = order;
+  j["dataflow"] = {{"spec", pt.dataflow.p ? dataflow::toSpec(pt.dataflow, v) : ""},
+                   {"core_spec", core.spec},
+                   {"array", {{"p", core.p}, {"q", core.q}}}};
+  j["core_schedule"] = {{"tile_cycles", core.schedule.tileCycles},
+                        {"tiles", core.schedule.tiles},
+                        {"latency", core.schedule.latency}};
+  j["memory"] = {
+      {"bus_bytes", mem.bytesPerCycle}, {"latency", mem.latency}, {"burst_bytes", mem.burstBytes}};
+  j["axi"] = {{"addr_bits", o.addrBits},
+              {"data_bits", o.busBytes * 8},
+              {"id_bits", 1},
+              {"max_burst_beats", o.burstBeats},
+              {"max_outstanding", o.outstanding}};
+  j["model"] = {{"cycles", pt.memory.cycles},
+                {"compute_cycles", pt.memory.computeCycles},
+                {"buffer_tiles", pt.memory.bufferTiles},
+                {"bank_bytes", pt.memory.bankBytes},
+                {"bus_bytes", pt.memory.busBytes}};
+  Json regs = Json::array();
+  for (const Register& r : registerMap(m))
+    regs.push_back(
+        {{"name", r.name}, {"offset", r.offset}, {"access", r.access}, {"meaning", r.meaning}});
+  j["registers"] = regs;
+  Json tensors = Json::array();
+  for (size_t i = 0; i < m.tensors.size(); ++i) {
+    const arch::TensorTransfer& x = m.tensors[i];
+    const arch::TensorPlan& t = core.tensors[i];
+    const tc::Tensor& ten = prog.tensors[static_cast<size_t>(v.accesses[i].tensor)];
+    tensors.push_back({{"name", t.name},
+                       {"role", t.output ? "output" : "input"},
+                       {"type", tc::toString(ten.type)},
+                       {"element_bits", t.elementBits},
+                       {"shape", x.shape},
+                       {"base_register", i},
+                       {"row_pitch_bytes", x.shape.back() * (t.elementBits / 8)},
+                       {"tile", x.tile},
+                       {"entry", ir::toString(t.entry)},
+                       {"banks", t.ports.size()},
+                       {"depth_per_half", t.depth},
+                       {"dma", arch::toString(x.dma)},
+                       {"partial_sums_reloaded", x.reload}});
+  }
+  j["tensors"] = tensors;
+  return j;
+}
+
+std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
+                   const dataflow::StatementView& v, const MemoryTopOptions& o,
+                   const std::vector<std::string>& files) {
+  const arch::Plan& core = m.core;
+  const std::string top = core.name + "_top";
+  std::ostringstream os;
+  os << "# " << top << "\n\n"
+     << "Generated by rubick " << RUBICK_VERSION << " (design " << pt.id << ").\n\n"
+     << "- statement: `" << core.statement << "`, tensors in external memory (row-major)\n"
+     << "- buffer tile: " << dse::toString(m.tiling, v) << " (" << pt.memory.bufferTiles
+     << " buffer tiles)\n"
+     << "- core: `" << core.spec << "` on a " << core.p << "x" << core.q << " PE array, "
+     << core.schedule.latency << " cycles per buffer tile\n"
+     << "- model: " << pt.memory.cycles << " cycles from start to done\n\n"
+     << "## Interface\n\n"
+     << "All signals are synchronous to `aclk`; `aresetn` is synchronous and active low.\n\n"
+     << "| port | meaning |\n|---|---|\n"
+     << "| `s_axil_*` | AXI4-Lite control slave, 32-bit data (registers below) |\n"
+     << "| `m_axi_*` | AXI4 master to memory: " << o.busBytes * 8 << "-bit data, " << o.addrBits
+     << "-bit addresses, ID 0, INCR bursts of at most " << o.burstBeats
+     << " beats that never cross 4 KiB, AxCACHE 0011 |\n"
+     << "| `irq` | level: DONE or ERROR with IE set |\n\n"
+     << "## Registers\n\n| offset | name | access | meaning |\n|---|---|---|---|\n";
+  for (const Register& r : registerMap(m))
+    os << "| " << hex(r.offset) << " | " << r.name << " | " << r.access << " | " << r.meaning
+       << " |\n";
+  os << "\nOther addresses answer SLVERR.\n\n## Tensors\n\n"
+     << "| base register | tensor | role | shape | element bits | row pitch (bytes) |\n"
+        "|---|---|---|---|---|---|\n";
+  for (size_t i = 0; i < m.tensors.size(); ++i) {
+    const arch::TensorPlan& t = core.tensors[i];
+    std::string shape;
+    for (int64_t s : m.tensors[i].shape)
+      shape += (shape.empty() ? "" : " x ") + std::to_string(s);
+    os << "| BASE_" << i << " | " << t.name << " | " << (t.output ? "output" : "input") << " | "
+       << shape << " | " << t.elementBits << " | "
+       << m.tensors[i].shape.back() * (t.elementBits / 8) << " |\n";
+  }
+  os << "\n## Protocol\n\n"
+     << "1. Put every input tensor in memory, row-major with no padding, at any address that is "
+        "a multiple of its element size; choose where each output goes (its bytes are the only "
+        "ones written).\n"
+     << "2. Write the BASE registers, then CTRL = 1 (or 3 for an interrupt).\n"
+     << "3. Wait for STATUS.DONE (or `irq`); CYCLES holds the run's cycles. STATUS.ERROR says "
+        "an AXI response was not OKAY.\n\n"
+     << "## Files\n\n";
+  for (const std::string& f : files)
+    os << "- `" << f << "`\n";
+  os << "\n## Checking\n\n"
+     << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "\n"
+     << "    iverilog -g2005 -o sim.vvp -f filelist.f\n"
+     << "    yosys -p \"read_verilog $(tr '\\n' ' ' < filelist.f); synth -top " << top << "\"\n";
+  return os.str();
+}
+
+} // namespace
+
+MemoryTopOptions memoryTopOptions(const dse::MemorySystem& mem) {
+  MemoryTopOptions o;
+  o.busBytes = std::max<int64_t>(4, mem.bytesPerCycle);
+  o.burstBeats = std::clamp<int64_t>(mem.burstBytes / o.busBytes, 1, 256);
+  // Enough bursts in flight to cover the latency even when rows are one beat long.
+  o.outstanding = std::clamp<int64_t>(mem.latency + 2, 2, 256);
+  return o;
+}
+
+std::vector<File> packageMemory(const tc::Program& prog, const dataflow::StatementView& v,
+                                const dse::DesignPoint& pt, const dse::ExploreOptions& eo,
+                                const std::string& name) {
+  const arch::MemoryPlan m = arch::makeMemoryPlan(prog, v, pt.dataflow, pt.entries,
+                                                  eo.constraints.elementBits, pt.buffer, name);
+  const MemoryTopOptions o = memoryTopOptions(eo.constraints.memory);
+  std::vector<char> reload;
+  for (const arch::TensorTransfer& x : m.tensors)
+    reload.push_back(x.reload);
+  std::vector<std::string> templates = templatesUsed(m.core);
+  for (const std::string& t : memoryTemplatesUsed(m))
+    if (std::find(templates.begin(), templates.end(), t) == templates.end()) templates.push_back(t);
+  std::sort(templates.begin(), templates.end());
+  std::vector<File> files;
+  std::vector<std::string> listed;
+  for (const std::string& t : templates) {
+    auto it = rtlTemplates().find(t);
+    if (it == rtlTemplates().end()) throw Error("emit", "internal: template " + t + " missing");
+    files.push_back({"rtl/" + t + ".v", it->second});
+    listed.push_back("rtl/" + t + ".v");
+  }
+  files.push_back({"rtl/" + name + "_array.v", arrayModule(m.core)});
+  files.push_back({"rtl/" + name + "_core.v", coreModule(m.core, reload)});
+  files.push_back({"rtl/" + name + "_top.v", memoryTopModule(m, o)});
+  for (const char* f : {"_array.v", "_core.v", "_top.v"})
+    listed.push_back("rtl/" + name + f);
+  std::string filelist;
+  for (const std::string& f : listed)
+    filelist += f + "\n";
+  files.push_back({"filelist.f", filelist});
+  files.push_back(
+      {"design.json", designJson(prog, v, pt, m, o, eo.constraints.memory).dump(2) + "\n"});
+  std::vector<std::string> all = listed;
+  all.push_back("filelist.f");
+  all.push_back("design.json");
+  files.push_back({"README.md", readme(m, pt, v, o, all)});
+  return files;
+}
+
+} // namespace rubick::emit::detail

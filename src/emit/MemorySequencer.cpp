@@ -1,0 +1,149 @@
+#include "MemorySequencer.h"
+
+#include "rubick/support/Unsupported.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace rubick::emit::detail {
+
+namespace {
+
+std::string fields32(const std::vector<int64_t>& v) {
+  std::string s = "{";
+  for (size_t i = v.size(); i-- > 0;)
+    s += "32'd" + std::to_string(v[i]) + (i ? ", " : "}");
+  return s;
+}
+
+std::string bits(const std::vector<char>& v) {
+  std::string s = std::to_string(v.size()) + "'b";
+  for (size_t i = v.size(); i-- > 0;)
+    s += v[i] ? '1' : '0';
+  return s;
+}
+
+std::string part(const std::string& bus, size_t index, int64_t fieldWidth, int64_t used) {
+  const int64_t lo = static_cast<int64_t>(index) * fieldWidth;
+  return bus + "[" + std::to_string(lo + used - 1) + ":" + std::to_string(lo) + "]";
+}
+
+} // namespace
+
+std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions& o,
+                              Unused& unused) {
+  const std::vector<int>& order = m.tiling.order;
+  const size_t nl = std::max<size_t>(1, order.size()), nt = m.tensors.size();
+  std::vector<int64_t> ext;
+  for (int l : order)
+    ext.push_back(m.tileCount[static_cast<size_t>(l)]);
+  if (ext.empty()) ext.push_back(1);
+  // Position of a loop in the order, or nl when it has a single tile.
+  auto position = [&](int loop) {
+    for (size_t i = 0; i < order.size(); ++i)
+      if (order[i] == loop) return static_cast<int64_t>(i);
+    return static_cast<int64_t>(nl);
+  };
+  std::vector<char> out(nt), dep(nt * nl, 0), red(nt * nl, 0);
+  std::vector<int64_t> rowLoop, colLoop, rows, cols, trows, tcols, ebytes;
+  int64_t dimMax = 1;
+  for (size_t t = 0; t < nt; ++t) {
+    const arch::TensorTransfer& x = m.tensors[t];
+    const arch::TensorPlan& tp = m.core.tensors[t];
+    if (x.shape.size() > 2 || tp.elementBits % 8 != 0)
+      throw Unsupported("emit", tp.name + " has " + std::to_string(x.shape.size()) +
+                                    " dimensions of " + std::to_string(tp.elementBits) +
+                                    "-bit elements; the DMA moves tiles of tensors of at most "
+                                    "two dimensions and whole bytes");
+    out[t] = tp.output;
+    for (size_t i = 0; i < order.size(); ++i) {
+      dep[t * nl + i] = x.indexedBy[i];
+      red[t * nl + i] = x.revisits[i];
+    }
+    const bool matrix = x.shape.size() == 2;
+    rowLoop.push_back(matrix ? position(x.loops[0]) : static_cast<int64_t>(nl));
+    colLoop.push_back(x.shape.empty() ? static_cast<int64_t>(nl) : position(x.loops.back()));
+    rows.push_back(matrix ? x.tile[0] : 1);
+    trows.push_back(matrix ? x.shape[0] : 1);
+    cols.push_back(x.shape.empty() ? 1 : x.tile.back());
+    tcols.push_back(x.shape.empty() ? 1 : x.shape.back());
+    ebytes.push_back(tp.elementBits / 8);
+    dimMax = std::max({dimMax, rows.back(), cols.back()});
+  }
+  const int64_t dimW = arch::bitsFor(dimMax + 1), aw = o.addrBits;
+  std::ostringstream os;
+  os << "\n  // Sequencer: buffer tiles per loop of the order (outermost first):";
+  for (size_t i = 0; i < order.size(); ++i)
+    os << " " << ext[i];
+  os << (order.empty() ? " one tile" : "") << ".\n"
+     << "  wire " << range(static_cast<int64_t>(nt)) << " half, acc_zero, ld_start, ld_done, "
+     << "st_start, st_done;\n"
+     << "  wire " << range(static_cast<int64_t>(nt) * aw) << " seq_base, ld_addr, st_addr;\n"
+     << "  wire " << range(static_cast<int64_t>(nt) * dimW)
+     << " ld_rows, ld_cols, st_rows, st_cols;\n"
+     << "  assign seq_base = {";
+  for (size_t t = nt; t-- > 0;)
+    os << part("base_addr", t, 64, aw) << (t ? ", " : "};\n");
+  os << "  rubick_buf_seq #(.NL(" << nl << "), .NT(" << nt << "), .ADDR_W(" << aw << "), .DIM_W("
+     << dimW << "), .EXT(" << fields32(ext) << "),\n"
+     << "    .OUT(" << bits(out) << "), .DEP(" << bits(dep) << "), .RED(" << bits(red) << "),\n"
+     << "    .ROW_LOOP(" << fields32(rowLoop) << "), .COL_LOOP(" << fields32(colLoop) << "),\n"
+     << "    .ROWS(" << fields32(rows) << "), .COLS(" << fields32(cols) << "),\n"
+     << "    .TROWS(" << fields32(trows) << "), .TCOLS(" << fields32(tcols) << "), .EBYTES("
+     << fields32(ebytes) << ")) seq (\n"
+     << "    .clk(aclk), .rst(!aresetn), .start(start), .busy(seq_busy), .done(seq_done), "
+        ".base(seq_base),\n"
+     << "    .core_start(core_start), .core_done(core_done), .half(half), .acc_zero(acc_zero),\n"
+     << "    .ld_start(ld_start), .ld_done(ld_done), .ld_addr(ld_addr), .ld_rows(ld_rows), "
+        ".ld_cols(ld_cols),\n"
+     << "    .st_start(st_start), .st_done(st_done), .st_addr(st_addr), .st_rows(st_rows), "
+        ".st_cols(st_cols));\n";
+  // Per tensor names for the engines and the core.
+  std::vector<std::string> ldDone, stDone;
+  for (size_t t = 0; t < nt; ++t) {
+    const arch::TensorPlan& tp = m.core.tensors[t];
+    const std::string& id = tp.id;
+    const bool loads = !tp.output || m.tensors[t].reload;
+    const int64_t rw = arch::bitsFor(rows[t] + 1), cw = arch::bitsFor(cols[t] + 1);
+    os << "  wire " << id << "_half = half[" << t << "];\n";
+    if (tp.bufferRecurs) os << "  wire " << id << "_acc_zero = acc_zero[" << t << "];\n";
+    if (loads)
+      os << "  wire " << id << "_ld_start = ld_start[" << t << "];\n"
+         << "  wire " << id << "_ld_done;\n"
+         << "  wire " << range(aw) << " " << id << "_ld_addr = " << part("ld_addr", t, aw, aw)
+         << ";\n"
+         << "  wire " << range(rw) << " " << id << "_ld_rows = " << part("ld_rows", t, dimW, rw)
+         << ";\n"
+         << "  wire " << range(cw) << " " << id << "_ld_cols = " << part("ld_cols", t, dimW, cw)
+         << ";\n";
+    if (tp.output)
+      os << "  wire " << id << "_st_start = st_start[" << t << "];\n"
+         << "  wire " << id << "_st_done;\n"
+         << "  wire " << range(aw) << " " << id << "_st_addr = " << part("st_addr", t, aw, aw)
+         << ";\n"
+         << "  wire " << range(rw) << " " << id << "_st_rows = " << part("st_rows", t, dimW, rw)
+         << ";\n"
+         << "  wire " << range(cw) << " " << id << "_st_cols = " << part("st_cols", t, dimW, cw)
+         << ";\n";
+    ldDone.push_back(loads ? id + "_ld_done" : "1'b0");
+    stDone.push_back(tp.output ? id + "_st_done" : "1'b0");
+  }
+  os << "  assign ld_done = {";
+  for (size_t t = nt; t-- > 0;)
+    os << ldDone[t] << (t ? ", " : "};\n");
+  os << "  assign st_done = {";
+  for (size_t t = nt; t-- > 0;)
+    os << stDone[t] << (t ? ", " : "};\n");
+  unused.add("ld_start");
+  unused.add("st_start");
+  unused.add("ld_addr");
+  unused.add("st_addr");
+  unused.add("ld_rows");
+  unused.add("ld_cols");
+  unused.add("st_rows");
+  unused.add("st_cols");
+  unused.add("acc_zero");
+  return os.str();
+}
+
+} // namespace rubick::emit::detail

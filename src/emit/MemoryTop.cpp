@@ -1,0 +1,368 @@
+// The top of a design with a memory system: AXI4-Lite registers, the buffer-level sequencer,
+// per tensor its DMA engines (memory to banks for inputs and reloaded partial sums, banks to
+// memory for outputs), the AXI4 master shared by the engines, and the core.
+//
+// The sequencer runs one load and one store at a time, so the shared AXI channels need no
+// arbitration: a register remembers which engine the current load (store) belongs to and routes
+// the channels to it.
+
+#include "rubick/emit/MemoryTop.h"
+
+#include "rubick/emit/Verilog.h"
+
+#include "MemorySequencer.h"
+#include "VerilogText.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace rubick::emit {
+
+using namespace detail;
+using arch::MemoryPlan;
+using arch::TensorPlan;
+using arch::TensorTransfer;
+
+namespace {
+
+// A packed parameter vector of `width`-bit fields, field 0 lowest, as one hex literal.
+std::string packedFields(const std::vector<int64_t>& fields, int64_t width) {
+  const int64_t bits = std::max<int64_t>(1, static_cast<int64_t>(fields.size()) * width);
+  std::vector<int> bit(static_cast<size_t>(bits), 0);
+  for (size_t f = 0; f < fields.size(); ++f)
+    for (int64_t b = 0; b < width; ++b)
+      bit[static_cast<size_t>(static_cast<int64_t>(f) * width + b)] =
+          b < 63 ? static_cast<int>((static_cast<uint64_t>(fields[f]) >> b) & 1U)
+                 : static_cast<int>(fields[f] < 0);
+  std::string hex;
+  for (int64_t d = (bits + 3) / 4; d-- > 0;) {
+    int v = 0;
+    for (int b = 3; b >= 0; --b) {
+      const int64_t i = d * 4 + b;
+      v = v * 2 + (i < bits ? bit[static_cast<size_t>(i)] : 0);
+    }
+    hex += "0123456789abcdef"[v];
+  }
+  return std::to_string(bits) + "'h" + hex;
+}
+
+// The DMA map's tables and walk as the scatter and gather take them.
+std::string mapParameters(const arch::DmaMap& d, int64_t banks, int64_t addressBits) {
+  const int64_t bankBits = arch::bitsFor(banks + 1);
+  std::vector<int64_t> bank, addr;
+  for (const auto& phase : d.cells)
+    for (const arch::Location& c : phase) {
+      bank.push_back(c.bank < 0 ? (int64_t(1) << bankBits) - 1 : c.bank);
+      addr.push_back(c.bank < 0 ? 0 : c.address);
+    }
+  std::ostringstream os;
+  os << ".LANES(" << d.lanes << "), .COPIES(" << d.copies << "), .BANKS(" << banks
+     << "), .ADDR_BITS(" << addressBits << "), .ROW_PERIOD(" << d.rowPeriod << "), .COL_PERIOD("
+     << d.colPeriod << "), .ROW_STEP(" << d.rowStep << "), .COL_STEP(" << d.colStep
+     << "), .CELL_BANK(" << packedFields(bank, bankBits) << "), .CELL_ADDR("
+     << packedFields(addr, addressBits) << ")";
+  return os.str();
+}
+
+// An engine's outputs on a shared AXI channel, with their widths (0: the address width, -1:
+// the data width, -2: the strobe width).
+struct Signal {
+  const char* name;
+  int64_t width;
+};
+const Signal kReadChannel[] = {{"arid", 1},   {"araddr", 0},  {"arlen", 8},
+                               {"arsize", 3}, {"arburst", 2}, {"arcache", 4},
+                               {"arprot", 3}, {"arvalid", 1}, {"rready", 1}};
+const Signal kWriteChannel[] = {{"awid", 1},    {"awaddr", 0},  {"awlen", 8},  {"awsize", 3},
+                                {"awburst", 2}, {"awcache", 4}, {"awprot", 3}, {"awvalid", 1},
+                                {"wdata", -1},  {"wstrb", -2},  {"wlast", 1},  {"wvalid", 1},
+                                {"bready", 1}};
+
+// The channel's outputs of every engine, and the shared outputs driven by the one `sel` names
+// (set by that engine's start).
+template <size_t N>
+void channelMux(std::ostream& os, const Signal (&signals)[N], const std::string& prefix,
+                const std::string& sel, const std::vector<std::string>& engines,
+                const std::string& startSuffix, int64_t aw, int64_t dw) {
+  const int64_t n = static_cast<int64_t>(engines.size()), sw = arch::bitsFor(n);
+  auto width = [&](const Signal& s) {
+    return s.width == 0 ? aw : s.width == -1 ? dw : s.width == -2 ? dw / 8 : s.width;
+  };
+  os << "\n  // The " << (prefix == "rd" ? "read" : "write")
+     << " channels, routed to the engine of the current " << (prefix == "rd" ? "load" : "store")
+     << ".\n";
+  for (int64_t k = 0; k < n; ++k)
+    for (const Signal& s : signals)
+      os << "  wire " << range(width(s)) << " " << prefix << k << "_" << s.name << ";\n";
+  os << "  reg " << range(sw) << " " << sel << ";\n"
+     << "  always @(posedge aclk) begin\n"
+     << "    if (!aresetn) " << sel << " <= " << ulit(0, sw) << ";\n";
+  for (int64_t k = 0; k < n; ++k)
+    os << "    else if (" << engines[static_cast<size_t>(k)] << startSuffix << ") " << sel
+       << " <= " << ulit(k, sw) << ";\n";
+  os << "  end\n";
+  for (const Signal& s : signals) {
+    os << "  assign m_axi_" << s.name << " = ";
+    for (int64_t k = 0; k + 1 < n; ++k)
+      os << "(" << sel << " == " << ulit(k, sw) << ") ? " << prefix << k << "_" << s.name << " : ";
+    os << prefix << (n - 1) << "_" << s.name << ";\n";
+  }
+}
+
+} // namespace
+
+std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
+  const arch::Plan& core = m.core;
+  const std::string name = core.name;
+  const int64_t aw = o.addrBits, dw = o.busBytes * 8, nt = static_cast<int64_t>(m.tensors.size());
+  const int64_t regBits = arch::bitsFor(0x20 + 8 * nt);
+  std::ostringstream os;
+  Unused unused;
+  // Outputs the top leaves alone: declared and listed as intentionally unused.
+  std::ostringstream spares;
+  auto spare = [&](const std::string& wire, int64_t width) {
+    spares << "  wire " << range(width) << " " << wire << ";\n";
+    unused.add(wire);
+    return wire;
+  };
+
+  os << "// Generated by rubick " << RUBICK_VERSION << ". Do not edit.\n"
+     << "// " << core.statement << " with its tensors in external memory (README.md: the register"
+     << " map, the AXI interfaces and the timing).\n"
+     << "`default_nettype none\n\n"
+     << "module " << name << "_top (\n"
+     << "  input  wire aclk,\n"
+     << "  input  wire aresetn,\n"
+     << "  // AXI4-Lite control slave.\n"
+     << "  input  wire " << range(regBits) << " s_axil_awaddr,\n"
+     << "  input  wire s_axil_awvalid,\n"
+     << "  output wire s_axil_awready,\n"
+     << "  input  wire [31:0] s_axil_wdata,\n"
+     << "  input  wire [3:0] s_axil_wstrb,\n"
+     << "  input  wire s_axil_wvalid,\n"
+     << "  output wire s_axil_wready,\n"
+     << "  output wire [1:0] s_axil_bresp,\n"
+     << "  output wire s_axil_bvalid,\n"
+     << "  input  wire s_axil_bready,\n"
+     << "  input  wire " << range(regBits) << " s_axil_araddr,\n"
+     << "  input  wire s_axil_arvalid,\n"
+     << "  output wire s_axil_arready,\n"
+     << "  output wire [31:0] s_axil_rdata,\n"
+     << "  output wire [1:0] s_axil_rresp,\n"
+     << "  output wire s_axil_rvalid,\n"
+     << "  input  wire s_axil_rready,\n"
+     << "  // AXI4 memory master.\n"
+     << "  output wire m_axi_awid,\n"
+     << "  output wire " << range(aw) << " m_axi_awaddr,\n"
+     << "  output wire [7:0] m_axi_awlen,\n"
+     << "  output wire [2:0] m_axi_awsize,\n"
+     << "  output wire [1:0] m_axi_awburst,\n"
+     << "  output wire [3:0] m_axi_awcache,\n"
+     << "  output wire [2:0] m_axi_awprot,\n"
+     << "  output wire m_axi_awvalid,\n"
+     << "  input  wire m_axi_awready,\n"
+     << "  output wire " << range(dw) << " m_axi_wdata,\n"
+     << "  output wire " << range(dw / 8) << " m_axi_wstrb,\n"
+     << "  output wire m_axi_wlast,\n"
+     << "  output wire m_axi_wvalid,\n"
+     << "  input  wire m_axi_wready,\n"
+     << "  input  wire m_axi_bid,\n"
+     << "  input  wire [1:0] m_axi_bresp,\n"
+     << "  input  wire m_axi_bvalid,\n"
+     << "  output wire m_axi_bready,\n"
+     << "  output wire m_axi_arid,\n"
+     << "  output wire " << range(aw) << " m_axi_araddr,\n"
+     << "  output wire [7:0] m_axi_arlen,\n"
+     << "  output wire [2:0] m_axi_arsize,\n"
+     << "  output wire [1:0] m_axi_arburst,\n"
+     << "  output wire [3:0] m_axi_arcache,\n"
+     << "  output wire [2:0] m_axi_arprot,\n"
+     << "  output wire m_axi_arvalid,\n"
+     << "  input  wire m_axi_arready,\n"
+     << "  input  wire m_axi_rid,\n"
+     << "  input  wire " << range(dw) << " m_axi_rdata,\n"
+     << "  input  wire [1:0] m_axi_rresp,\n"
+     << "  input  wire m_axi_rlast,\n"
+     << "  input  wire m_axi_rvalid,\n"
+     << "  output wire m_axi_rready,\n"
+     << "  // Level: DONE or ERROR with IE set (ISR register).\n"
+     << "  output wire irq\n"
+     << ");\n\n";
+
+  // The body follows the declarations of the spare outputs.
+  std::string head = os.str();
+  os.str("");
+
+  // Registers.
+  os << "  wire start, seq_busy, seq_done, dma_error;\n"
+     << "  wire [" << (64 * nt - 1) << ":0] base_addr;\n"
+     << "  rubick_axil_regs #(.ADDR_W(" << regBits << "), .N_BASE(" << nt << ")) regs (\n"
+     << "    .aclk(aclk), .aresetn(aresetn),\n"
+     << "    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), "
+        ".s_axil_awready(s_axil_awready),\n"
+     << "    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), "
+        ".s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready),\n"
+     << "    .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid), "
+        ".s_axil_bready(s_axil_bready),\n"
+     << "    .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid), "
+        ".s_axil_arready(s_axil_arready),\n"
+     << "    .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), "
+        ".s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),\n"
+     << "    .start(start), .busy_in(seq_busy), .done_in(seq_done), .error_in(dma_error), "
+        ".irq(irq), .base_addr(base_addr));\n\n";
+  if (aw < 64) unused.add("base_addr");
+
+  // Which tensors load (inputs, reloaded partial sums) and store (outputs), in tensor order.
+  std::vector<std::string> readers, writers;
+  for (size_t ti = 0; ti < m.tensors.size(); ++ti) {
+    const TensorPlan& t = core.tensors[ti];
+    if (!t.output || m.tensors[ti].reload) readers.push_back(t.id);
+    if (t.output) writers.push_back(t.id);
+  }
+  auto is = [](const std::string& sel, size_t k, const std::vector<std::string>& engines) {
+    return "(" + sel + " == " +
+           ulit(static_cast<int64_t>(k), arch::bitsFor(static_cast<int64_t>(engines.size()))) + ")";
+  };
+
+  // Core.
+  os << "\n  // The core: one buffer tile per core_start; core_done is the cycle after its last "
+        "busy one.\n"
+     << "  wire core_start, core_done, core_busy;\n"
+     << "  reg core_busy_q;\n"
+     << "  always @(posedge aclk) core_busy_q <= aresetn && core_busy;\n"
+     << "  assign core_done = core_busy_q && !core_busy;\n";
+  os << sequencerInstance(m, o, unused);
+  channelMux(os, kReadChannel, "rd", "rsel", readers, "_ld_start", aw, dw);
+  channelMux(os, kWriteChannel, "wr", "wsel", writers, "_st_start", aw, dw);
+  std::vector<std::string> corePorts;
+  std::vector<std::string> errors;
+  for (size_t ti = 0; ti < m.tensors.size(); ++ti) {
+    const TensorTransfer& x = m.tensors[ti];
+    const TensorPlan& t = core.tensors[ti];
+    const arch::DmaMap& d = x.dma;
+    const std::string& id = t.id;
+    const int64_t banks = static_cast<int64_t>(t.ports.size()), ab = t.addressBits + 1;
+    const int64_t ew = t.elementBits, lanes = d.lanes;
+    const std::string geometry = ".ADDR_W(" + std::to_string(aw) + "), .DATA_W(" +
+                                 std::to_string(dw) + "), .ELEM_W(" + std::to_string(ew) +
+                                 "), .LANES(" + std::to_string(lanes) + "), .ROW_LANES(" +
+                                 (d.rowLanes ? "1" : "0") + "), .ROWS(" + std::to_string(d.rows) +
+                                 "), .COLS(" + std::to_string(d.cols) + ")";
+    const std::string axi = ".MAX_BURST(" + std::to_string(o.burstBeats) + "), .MAX_OUTSTANDING(" +
+                            std::to_string(o.outstanding) + ")";
+    const std::string pitch = ulit(x.shape.back() * (ew / 8), aw);
+    os << "\n  // " << t.name << ": " << (t.output ? "output" : "input") << ", tile " << d.rows
+       << " x " << d.cols << ", " << arch::toString(d) << "\n"
+       << "  wire " << id << "_dma_half = !" << id << "_half;\n";
+    corePorts.push_back("." + id + "_half(" + id + "_half)");
+    if (t.bufferRecurs) corePorts.push_back("." + id + "_acc_zero(" + id + "_acc_zero)");
+    if (!t.output || x.reload) {
+      const size_t k =
+          static_cast<size_t>(std::find(readers.begin(), readers.end(), id) - readers.begin());
+      os << "  wire " << id << "_g_valid, " << id << "_g_ready;\n"
+         << "  wire " << range(lanes * ew) << " " << id << "_g_data;\n"
+         << "  wire " << range(lanes) << " " << id << "_g_mask;\n"
+         << "  wire " << range(banks) << " " << id << "_dma_we;\n"
+         << "  wire " << range(banks * ab) << " " << id << "_dma_waddr;\n"
+         << "  wire " << range(banks * ew) << " " << id << "_dma_wdata;\n"
+         << "  wire " << id << "_rd_error;\n"
+         << "  rubick_dma_rd #(" << geometry << ", " << axi << ") " << id << "_rd (\n"
+         << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_ld_start), .base(" << id
+         << "_ld_addr), .pitch(" << pitch << "),\n"
+         << "    .rows_valid(" << id << "_ld_rows), .cols_valid(" << id << "_ld_cols), .busy("
+         << spare(id + "_rd_busy", 1) << "), .done(" << spare(id + "_rd_done", 1) << "), .error("
+         << id << "_rd_error),\n"
+         << "    .out_valid(" << id << "_g_valid), .out_ready(" << id << "_g_ready), .out_data("
+         << id << "_g_data), .out_mask(" << id << "_g_mask),\n";
+      for (const Signal& c : kReadChannel)
+        os << "    .m_axi_" << c.name << "(rd" << k << "_" << c.name << "),\n";
+      os << "    .m_axi_arready(m_axi_arready && " << is("rsel", k, readers)
+         << "), .m_axi_rid(m_axi_rid), "
+         << ".m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp),\n"
+         << "    .m_axi_rlast(m_axi_rlast), .m_axi_rvalid(m_axi_rvalid && "
+         << is("rsel", k, readers) << "));\n"
+         << "  rubick_dma_scatter #(" << mapParameters(d, banks, t.addressBits) << ", .ELEM_W("
+         << ew << "), .GROUP_ROWS(" << d.groupRows() << "), .GROUP_COLS(" << d.groupCols() << ")) "
+         << id << "_scatter (\n"
+         << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_ld_start), .half(" << id
+         << "_dma_half), .busy(" << spare(id + "_sc_busy", 1) << "), .done(" << id << "_ld_done),\n"
+         << "    .in_valid(" << id << "_g_valid), .in_ready(" << id << "_g_ready), .in_data(" << id
+         << "_g_data), .in_mask(" << id << "_g_mask),\n"
+         << "    .bank_we(" << id << "_dma_we), .bank_addr(" << id << "_dma_waddr), .bank_data("
+         << id << "_dma_wdata));\n";
+      errors.push_back(id + "_rd_error");
+      corePorts.push_back("." + id + "_dma_we(" + id + "_dma_we)");
+      corePorts.push_back("." + id + "_dma_waddr(" + id + "_dma_waddr)");
+      corePorts.push_back("." + id + "_dma_wdata(" + id + "_dma_wdata)");
+    }
+    if (t.output) {
+      const size_t k =
+          static_cast<size_t>(std::find(writers.begin(), writers.end(), id) - writers.begin());
+      os << "  wire " << id << "_o_valid, " << id << "_o_ready;\n"
+         << "  wire " << range(lanes * ew) << " " << id << "_o_data;\n"
+         << "  wire " << range(banks) << " " << id << "_dma_re;\n"
+         << "  wire " << range(banks * ab) << " " << id << "_dma_raddr;\n"
+         << "  wire " << range(banks * ew) << " " << id << "_dma_rdata;\n"
+         << "  wire " << id << "_wr_error;\n"
+         << "  rubick_dma_gather #(" << mapParameters(d, banks, t.addressBits) << ", .ELEM_W(" << ew
+         << "), .ROW_LANES(" << (d.rowLanes ? 1 : 0) << "), .ROWS(" << d.rows << "), .COLS("
+         << d.cols << ")) " << id << "_gather (\n"
+         << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_st_start), .half(" << id
+         << "_dma_half), .busy(" << spare(id + "_ga_busy", 1) << "), .done("
+         << spare(id + "_ga_done", 1) << "),\n"
+         << "    .bank_rd_en(" << id << "_dma_re), .bank_rd_addr(" << id
+         << "_dma_raddr), .bank_rd_data(" << id << "_dma_rdata),\n"
+         << "    .out_valid(" << id << "_o_valid), .out_ready(" << id << "_o_ready), .out_data("
+         << id << "_o_data), .out_mask(" << spare(id + "_o_mask", lanes) << "));\n"
+         << "  rubick_dma_wr #(" << geometry << ", " << axi << ") " << id << "_wr (\n"
+         << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_st_start), .base(" << id
+         << "_st_addr), .pitch(" << pitch << "),\n"
+         << "    .rows_valid(" << id << "_st_rows), .cols_valid(" << id << "_st_cols), .busy("
+         << spare(id + "_wr_busy", 1) << "), "
+         << ".done(" << id << "_st_done), .error(" << id << "_wr_error),\n"
+         << "    .in_valid(" << id << "_o_valid), .in_ready(" << id << "_o_ready), .in_data(" << id
+         << "_o_data),\n";
+      for (const Signal& c : kWriteChannel)
+        os << "    .m_axi_" << c.name << "(wr" << k << "_" << c.name << "),\n";
+      os << "    .m_axi_awready(m_axi_awready && " << is("wsel", k, writers)
+         << "), .m_axi_wready(m_axi_wready && " << is("wsel", k, writers) << "),\n"
+         << "    .m_axi_bid(m_axi_bid), .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid && "
+         << is("wsel", k, writers) << "));\n";
+      errors.push_back(id + "_wr_error");
+      corePorts.push_back("." + id + "_dma_re(" + id + "_dma_re)");
+      corePorts.push_back("." + id + "_dma_raddr(" + id + "_dma_raddr)");
+      corePorts.push_back("." + id + "_dma_rdata(" + id + "_dma_rdata)");
+    }
+  }
+
+  os << "\n  assign dma_error = " << (errors.empty() ? "1'b0" : "");
+  for (size_t i = 0; i < errors.size(); ++i)
+    os << (i ? " | " : "") << errors[i];
+  os << ";\n\n  " << name << "_core core (\n"
+     << "    .clk(aclk), .rst(!aresetn), .start(core_start), .busy(core_busy), .done("
+     << spare("core_done_level", 1) << ")";
+  for (const std::string& c : corePorts)
+    os << ",\n    " << c;
+  os << ");\n\n" << unused.declaration() << "endmodule\n\n`default_nettype wire\n";
+  return head + spares.str() + os.str();
+}
+
+} // namespace rubick::emit
+
+namespace rubick::emit {
+
+std::vector<std::string> memoryTemplatesUsed(const arch::MemoryPlan& m) {
+  std::vector<std::string> t = {"rubick_axil_regs", "rubick_buf_seq",  "rubick_dma_gather",
+                                "rubick_dma_wr",    "rubick_dma_pack", "rubick_dma_turn",
+                                "rubick_axi_wr"};
+  bool reads = false;
+  for (size_t i = 0; i < m.tensors.size(); ++i)
+    reads |= !m.core.tensors[i].output || m.tensors[i].reload;
+  if (reads)
+    t.insert(t.end(), {"rubick_dma_rd", "rubick_dma_rd_cols", "rubick_dma_rd_rows", "rubick_axi_rd",
+                       "rubick_dma_scatter"});
+  std::sort(t.begin(), t.end());
+  return t;
+}
+
+} // namespace rubick::emit
