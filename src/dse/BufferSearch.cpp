@@ -17,7 +17,7 @@ using dataflow::Dataflow;
 // ceil(n / B) for B = 1, 2, 4, ... below n, and n: largest first (into `out`).
 void tileSizes(int64_t n, std::vector<int64_t>& out) {
   out.clear();
-  out.reserve(66 - size_t(__builtin_clzll(uint64_t(n))));
+  out.reserve(66 - size_t(__builtin_clzll(uint64_t(n)))); // at most log2(n) + 2 values
   for (int64_t b = 1; b < n; b *= 2)
     out.push_back(ceilDiv(n, b));
   out.push_back(1);
