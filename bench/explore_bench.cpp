@@ -2,6 +2,7 @@
 //
 //   build/bench/explore_bench            all cases
 //   build/bench/explore_bench gemm-8x8   cases whose name contains the argument
+//   build/bench/explore_bench mem        the cases with an external memory (docs/memory.md)
 //
 // For each case: the IR-space explorer and the brute-force reference (every space-time matrix
 // decomposed on its own, per array shape) on the same constraints, their statistics and wall
@@ -14,6 +15,7 @@
 #include "rubick/dataflow/Enumerate.h"
 #include "rubick/dataflow/IslVerify.h"
 #include "rubick/dse/Explore.h"
+#include "rubick/dse/Target.h"
 #include "rubick/frontend/Sema.h"
 
 #include <algorithm>
@@ -31,6 +33,8 @@ struct Case {
   std::vector<std::pair<std::string, int64_t>> sizes;
   int lo, hi; // array range (lo == hi: one square shape)
   int64_t maxFanout;
+  dse::MemorySystem memory = {}; // with a memory: every design's buffer tiling is searched
+  int64_t bufferKib = 0;
 };
 
 double seconds(std::chrono::steady_clock::time_point a) {
@@ -85,6 +89,8 @@ bool sameFront(const dse::ExploreResult& a, const dse::ExploreResult& b) {
 int main(int argc, char** argv) {
   std::string filter = argc > 1 ? argv[1] : "";
   std::string root = RUBICK_SOURCE_DIR;
+  const dse::MemorySystem mem64{64, dse::kDefaultMemoryLatency, dse::defaultBurstBytes(64)};
+  // clang-format off
   std::vector<Case> cases = {
       {"gemm-64^3-8x8", "examples/gemm.tc", "", {{"M", 64}, {"N", 64}, {"K", 64}}, 8, 8, 8},
       {"gemm-64^3-4..16", "examples/gemm.tc", "", {{"M", 64}, {"N", 64}, {"K", 64}}, 4, 16, 8},
@@ -92,8 +98,12 @@ int main(int argc, char** argv) {
       {"mttkrp-16^4-8x8", "examples/mttkrp.tc", "", {}, 8, 8, 8},
       {"attention-QK-8x8", "examples/attention.tc", "S0", {{"L", 64}, {"S", 64}, {"D", 64}}, 8, 8, 8},
       {"attention-EV-8x8", "examples/attention.tc", "S4", {{"L", 64}, {"S", 64}, {"D", 64}}, 8, 8, 8},
+      // `rubick explore G.tc --array 16x16 --mem-bandwidth 64 --buffer-kib 64`
+      {"gemm-256^3-16x16-mem", "examples/gemm.tc", "", {{"M", 256}, {"N", 256}, {"K", 256}}, 16, 16, 0, mem64, 64},
+      {"gemm-1024^3-16x16-mem", "examples/gemm.tc", "", {{"M", 1024}, {"N", 1024}, {"K", 1024}}, 16, 16, 0, mem64, 64},
   };
-  std::printf("%-18s %7s %9s %9s %7s %9s %11s %9s %8s %6s %11s %9s\n", "case", "shapes",
+  // clang-format on
+  std::printf("%-21s %7s %9s %9s %7s %9s %11s %9s %8s %6s %11s %9s\n", "case", "shapes",
               "candidates", "designs", "pareto", "ir_s", "designs/s", "brute_s", "speedup", "front",
               "isl_est_s", "vs_isl");
   for (const Case& c : cases) {
@@ -111,6 +121,8 @@ int main(int argc, char** argv) {
       for (int q = c.lo; q <= c.hi; ++q)
         o.constraints.arrays.push_back({p, q});
     o.constraints.maxFanout = c.maxFanout;
+    o.constraints.memory = c.memory;
+    o.constraints.bufferBytes = c.bufferKib * 1024;
     for (const auto& a : v.accesses)
       o.constraints.elementBits.push_back(tc::bitWidth(prog.tensors[a.tensor].type));
     auto t0 = std::chrono::steady_clock::now();
@@ -122,10 +134,9 @@ int main(int argc, char** argv) {
     size_t matrices = 0;
     double perMatrix = islSecondsPerMatrix(v, c.lo, c.lo, matrices);
     double islS = perMatrix * double(matrices) * double(o.constraints.arrays.size());
-    std::printf("%-18s %7zu %9zu %9zu %7zu %9.3f %11.0f %9.2f %7.1fx %6s %11.0f %8.0fx\n",
-                c.name.c_str(), o.constraints.arrays.size(), ir.stats.candidates,
-                ir.stats.designs, ir.stats.pareto, irS, double(ir.stats.designs) / irS, bfS,
-                bfS / irS,
+    std::printf("%-21s %7zu %9zu %9zu %7zu %9.3f %11.0f %9.2f %7.1fx %6s %11.0f %8.0fx\n",
+                c.name.c_str(), o.constraints.arrays.size(), ir.stats.candidates, ir.stats.designs,
+                ir.stats.pareto, irS, double(ir.stats.designs) / irS, bfS, bfS / irS,
                 sameFront(ir, bf) && ir.points.size() == bf.points.size() ? "same" : "DIFF", islS,
                 islS / irS);
     std::fflush(stdout);

@@ -1,35 +1,132 @@
-#include "rubick/dse/BufferSearch.h"
+// Choosing a design's buffer-level tiling (include/rubick/dse/BufferSearch.h): the candidates,
+// the search's key, and the plain search that evaluates every candidate. The best-first search
+// is in BufferSearchBestFirst.cpp, the cache in BufferSearchCache.cpp.
 
-#include "MemoryCommon.h"
-
-#include "rubick/dse/Schedule.h"
+#include "BufferSearchCommon.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <tuple>
 
 namespace rubick::dse {
+namespace detail {
 namespace {
 
 using dataflow::Dataflow;
 
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
-
-// ceil(n / B) for B = 1, 2, 4, ... below n, and n: largest first.
-std::vector<int64_t> tileSizes(int64_t n) {
-  std::vector<int64_t> out;
+// ceil(n / B) for B = 1, 2, 4, ... below n, and n: largest first (into `out`).
+void tileSizes(int64_t n, std::vector<int64_t>& out) {
+  out.clear();
+  out.reserve(66 - size_t(__builtin_clzll(uint64_t(n)))); // at most log2(n) + 2 values
   for (int64_t b = 1; b < n; b *= 2)
     out.push_back(ceilDiv(n, b));
   out.push_back(1);
   out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+// chunked(), in place.
+void chunkLoop(const dataflow::StatementView& v, Dataflow& d, int loop, int64_t chunk) {
+  for (dataflow::InnerDim& in : d.inner)
+    if (in.loop == loop) in.factor = chunk;
+  if (chunk < v.extent[size_t(loop)]) d.outer.push_back({loop, chunk});
+}
+
+// `out` = `d` with every time loop cut into its chunk of `pick` (assigning into `out` reuses its
+// storage).
+void chunkInto(const dataflow::StatementView& v, const Dataflow& d, const Space& s,
+               const std::vector<size_t>& pick, Dataflow& out) {
+  out = d;
+  for (size_t i = 0; i < s.timeLoops.size(); ++i)
+    chunkLoop(v, out, s.timeLoops[i], s.sizes[size_t(s.timeLoops[i])][pick[i]]);
+}
+
+std::vector<Chunking> chunkings(const dataflow::StatementView& v, const Dataflow& d, const Space& s,
+                                const std::vector<ir::OrientedEntry>& entries) {
+  std::vector<Chunking> out;
+  std::vector<size_t> pick(s.timeLoops.size(), 0);
+  Dataflow scratch;
+  for (;;) {
+    Chunking c;
+    c.pick = pick;
+    chunkInto(v, d, s, pick, scratch);
+    int64_t arrayTiles = 1; // in the whole loop space
+    for (size_t l = 0; l < v.extent.size(); ++l) {
+      int64_t tile = 1;
+      for (const dataflow::InnerDim& in : scratch.inner)
+        if (in.loop == int(l)) tile = in.factor;
+      arrayTiles *= ceilDiv(v.extent[l], tile);
+    }
+    c.schedule = schedule(v, scratch, entries);
+    c.compute = arrayTiles * c.schedule.tileCycles;
+    out.push_back(std::move(c));
+    size_t i = 0;
+    for (; i < pick.size(); ++i) {
+      if (++pick[i] < s.sizes[size_t(s.timeLoops[i])].size()) break;
+      pick[i] = 0;
+    }
+    if (i == pick.size()) break;
+  }
   return out;
 }
 
-enum class Role { Spatial, Time, Outer };
+// Everything the search reads besides the statement: equal keys, equal results. Per loop its
+// role and factor (which give the sizes and the array tile of every chunking), per access its
+// ports and element bytes (the same in every chunking), per chunking the tile cycles and every
+// access's bank words per array tile, the memory and the budget.
+std::vector<int64_t> searchKey(const Space& s, const std::vector<Chunking>& cs,
+                               const std::vector<ir::OrientedEntry>& entries,
+                               const std::vector<int64_t>& elementBits, const Dataflow& d,
+                               const MemorySystem& memory, int64_t bankBudget, bool prune) {
+  std::vector<int64_t> k = {bankBudget,
+                            prune,
+                            memory.bytesPerCycle,
+                            memory.latency,
+                            memory.burstBytes,
+                            int64_t(s.role.size()),
+                            int64_t(entries.size()),
+                            int64_t(cs.size())};
+  for (size_t l = 0; l < s.role.size(); ++l) {
+    k.push_back(int64_t(s.role[l]));
+    k.push_back(s.factor[l]);
+  }
+  for (size_t a = 0; a < entries.size(); ++a) {
+    k.push_back(ir::ports(entries[a].kind, d.p, d.q));
+    k.push_back(elementBits[a]);
+  }
+  for (const Chunking& c : cs) {
+    k.push_back(c.schedule.tileCycles);
+    for (const TensorTiming& t : c.schedule.tensors)
+      k.push_back(t.streaming ? t.teMax - t.teMin + 1 : 1);
+  }
+  return k;
+}
 
-// Every order of the loops with several tiles, loops read by the same tensors kept together
-// in loop order.
+} // namespace
+
+Space searchSpace(const dataflow::StatementView& v, const Dataflow& d) {
+  const size_t n = v.extent.size();
+  Space s;
+  s.role.assign(n, Role::Outer);
+  s.factor.assign(n, 1);
+  for (size_t c = 0; c < d.k(); ++c) {
+    const int l = d.inner[c].loop;
+    s.factor[l] = d.inner[c].factor;
+    s.role[l] = d.s[0][c] != 0 || d.s[1][c] != 0 ? Role::Spatial : Role::Time;
+  }
+  s.sizes.resize(n);
+  for (size_t l = 0; l < n; ++l) {
+    if (s.role[l] == Role::Spatial) {
+      tileSizes(ceilDiv(v.extent[l], s.factor[l]), s.sizes[l]);
+      for (int64_t& m : s.sizes[l])
+        m = std::min(m * s.factor[l], v.extent[l]);
+    } else {
+      tileSizes(v.extent[l], s.sizes[l]);
+    }
+    if (s.role[l] == Role::Time) s.timeLoops.push_back(int(l));
+  }
+  return s;
+}
+
 std::vector<std::vector<int>> orders(const MemoryProblem& p, const BufferTiling& t) {
   const dataflow::StatementView& v = *p.view;
   std::vector<std::vector<char>> sig;
@@ -37,18 +134,14 @@ std::vector<std::vector<int>> orders(const MemoryProblem& p, const BufferTiling&
   for (size_t l = 0; l < v.extent.size(); ++l) {
     if (t.size[l] >= v.extent[l]) continue;
     std::vector<char> s;
-    for (const dataflow::AccessView& a : v.accesses) {
-      bool dep = false;
-      for (const IntVec& row : a.coeffs)
-        dep |= row[l] != 0;
-      s.push_back(dep);
-    }
+    for (size_t a = 0; a < v.accesses.size(); ++a)
+      s.push_back(p.dep[a][l]);
     auto it = std::find(sig.begin(), sig.end(), s);
     if (it == sig.end()) {
       sig.push_back(s);
       groups.push_back({int(l)});
     } else {
-      groups[it - sig.begin()].push_back(int(l));
+      groups[size_t(it - sig.begin())].push_back(int(l));
     }
   }
   std::vector<size_t> perm(groups.size());
@@ -64,14 +157,7 @@ std::vector<std::vector<int>> orders(const MemoryProblem& p, const BufferTiling&
   return out;
 }
 
-auto rankKey(const BufferChoice& c) {
-  return std::tie(c.metrics.cycles, c.metrics.busBytes, c.metrics.bankBytes, c.tiling.size,
-                  c.tiling.order);
-}
-
-} // namespace
-
-MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
+MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d, const Schedule& s,
                             const std::vector<ir::OrientedEntry>& entries,
                             const std::vector<int64_t>& elementBits, const MemorySystem& memory) {
   MemoryProblem p;
@@ -80,7 +166,6 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
   p.arrayTile.assign(v.extent.size(), 1);
   for (const dataflow::InnerDim& in : d.inner)
     p.arrayTile[in.loop] = in.factor;
-  const Schedule s = schedule(v, d, entries);
   p.tileCycles = s.tileCycles;
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     BankUse b;
@@ -95,7 +180,7 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
       if (dep) b.grow.push_back(int(l));
     }
     p.banks.push_back(std::move(b));
-    p.dims.push_back(detail::tensorDims(v, a));
+    p.dims.push_back(tensorDims(v, a));
     std::vector<char> dep(v.extent.size(), 0);
     for (int l : p.banks.back().grow)
       dep[l] = 1;
@@ -104,113 +189,87 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
   return p;
 }
 
-Dataflow chunked(const dataflow::StatementView& v, const Dataflow& d, int loop, int64_t chunk) {
-  Dataflow out = d;
-  for (dataflow::InnerDim& in : out.inner)
-    if (in.loop == loop) in.factor = chunk;
-  if (chunk < v.extent[loop]) out.outer.push_back({loop, chunk});
+dataflow::Dataflow SearchInput::dataflow(size_t c) const {
+  Dataflow out;
+  chunkInto(view, design, space, chunkings[c].pick, out);
   return out;
 }
 
-std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v, const Dataflow& d,
-                                             const std::vector<ir::OrientedEntry>& entries,
-                                             const std::vector<int64_t>& elementBits,
-                                             const MemorySystem& memory, int64_t bankBudget,
-                                             bool prune) {
-  const size_t n = v.extent.size();
-  std::vector<Role> role(n, Role::Outer);
-  std::vector<int64_t> factor(n, 1);
-  for (size_t c = 0; c < d.k(); ++c) {
-    const int l = d.inner[c].loop;
-    factor[l] = d.inner[c].factor;
-    role[l] = d.s[0][c] != 0 || d.s[1][c] != 0 ? Role::Spatial : Role::Time;
-  }
-  // Per loop, the sizes a buffer tile may give it.
-  std::vector<std::vector<int64_t>> sizes(n);
-  std::vector<int> timeLoops;
-  for (size_t l = 0; l < n; ++l) {
-    if (role[l] == Role::Spatial) {
-      for (int64_t m : tileSizes(ceilDiv(v.extent[l], factor[l])))
-        sizes[l].push_back(std::min(m * factor[l], v.extent[l]));
-    } else {
-      sizes[l] = tileSizes(v.extent[l]);
-    }
-    if (role[l] == Role::Time) timeLoops.push_back(int(l));
-  }
+const MemoryProblem& SearchInput::problem(size_t c) const {
+  Chunking& ch = chunkings[c];
+  if (!ch.problem)
+    ch.problem = memoryProblem(view, dataflow(c), ch.schedule, entries, elementBits, memory);
+  return *ch.problem;
+}
 
-  // The chunkings of the time loops, each with its problem and compute cycles.
-  struct Chunking {
-    MemoryProblem problem;
-    Dataflow dataflow;
-    int64_t compute = 0;
+SearchResult searchAll(const SearchInput& in) {
+  const Space& s = in.space;
+  const size_t n = in.view.extent.size();
+  SearchResult best;
+  auto rank = [](const SearchResult& r) {
+    return std::tie(r.metrics.cycles, r.metrics.busBytes, r.metrics.bankBytes, r.tiling.size,
+                    r.tiling.order);
   };
-  std::vector<Chunking> chunkings;
-  std::vector<size_t> pick(timeLoops.size(), 0);
-  for (;;) {
-    Chunking c;
-    c.dataflow = d;
-    for (size_t i = 0; i < timeLoops.size(); ++i)
-      c.dataflow = chunked(v, c.dataflow, timeLoops[i], sizes[timeLoops[i]][pick[i]]);
-    c.problem = memoryProblem(v, c.dataflow, entries, elementBits, memory);
-    c.compute = detail::arrayTiles(c.problem, v.extent) * c.problem.tileCycles;
-    chunkings.push_back(std::move(c));
-    size_t i = 0;
-    for (; i < pick.size(); ++i) {
-      if (++pick[i] < sizes[timeLoops[i]].size()) break;
-      pick[i] = 0;
-    }
-    if (i == pick.size()) break;
-  }
-  if (prune)
-    std::stable_sort(chunkings.begin(), chunkings.end(),
-                     [](const Chunking& a, const Chunking& b) { return a.compute < b.compute; });
-
-  bool hasInput = false, hasOutput = false;
-  for (const dataflow::AccessView& a : v.accesses)
-    (a.write ? hasOutput : hasInput) = true;
-  const int64_t minEnds =
-      (hasInput ? memory.latency + 1 : 0) + (hasOutput ? memory.latency + 1 : 0);
-
-  std::optional<BufferChoice> best;
-  for (Chunking& c : chunkings) {
-    if (prune && best && c.compute + minEnds > best->metrics.cycles) break;
-    const MemoryProblem& p = c.problem;
+  for (size_t ci = 0; ci < in.chunkings.size(); ++ci) {
+    const MemoryProblem& p = in.problem(ci);
     BufferTiling t;
     t.size = p.arrayTile; // time loops: their chunk; the others are set below
     std::vector<size_t> at(n, 0);
     for (;;) {
       for (size_t l = 0; l < n; ++l)
-        if (role[l] != Role::Time) t.size[l] = sizes[l][at[l]];
-      bool skip = bankBudget && bankBytes(p, t) > bankBudget;
-      if (!skip && prune && best) {
-        // The first load and the last store bound the cycles from below, whatever the order.
-        std::vector<int64_t> full(n), last(n);
-        for (size_t l = 0; l < n; ++l) {
-          full[l] = std::min(t.size[l], v.extent[l]);
-          last[l] = v.extent[l] - (ceilDiv(v.extent[l], full[l]) - 1) * full[l];
-        }
-        int64_t in0 = 0, out = 0;
-        for (size_t a = 0; a < v.accesses.size(); ++a)
-          (v.accesses[a].write ? out : in0) += tileBeats(p, a, v.accesses[a].write ? last : full);
-        skip = c.compute + detail::transferCycles(p, in0) + detail::transferCycles(p, out) >
-               best->metrics.cycles;
-      }
-      if (!skip)
-        for (std::vector<int>& order : orders(p, t)) {
-          t.order = order;
-          BufferChoice cand{c.dataflow, t, evaluateMemory(p, t)};
-          if (!best || rankKey(cand) < rankKey(*best)) best = std::move(cand);
+        if (s.role[l] != Role::Time) t.size[l] = s.sizes[l][at[l]];
+      if (!in.bankBudget || bankBytes(p, t) <= in.bankBudget)
+        for (std::vector<int>& o : orders(p, t)) {
+          t.order = std::move(o);
+          SearchResult cand{true, ci, t, evaluateMemory(p, t)};
+          if (!best.found || rank(cand) < rank(best)) best = std::move(cand);
         }
       size_t l = 0;
       for (; l < n; ++l) {
-        if (role[l] == Role::Time) continue;
-        if (++at[l] < sizes[l].size()) break;
+        if (s.role[l] == Role::Time) continue;
+        if (++at[l] < s.sizes[l].size()) break;
         at[l] = 0;
       }
       if (l == n) break;
     }
   }
   return best;
+}
+
+} // namespace detail
+
+MemoryProblem memoryProblem(const dataflow::StatementView& v, const dataflow::Dataflow& d,
+                            const std::vector<ir::OrientedEntry>& entries,
+                            const std::vector<int64_t>& elementBits, const MemorySystem& memory) {
+  return detail::memoryProblem(v, d, schedule(v, d, entries), entries, elementBits, memory);
+}
+
+dataflow::Dataflow chunked(const dataflow::StatementView& v, const dataflow::Dataflow& d, int loop,
+                           int64_t chunk) {
+  dataflow::Dataflow out = d;
+  detail::chunkLoop(v, out, loop, chunk);
+  return out;
+}
+
+std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
+                                             const dataflow::Dataflow& d,
+                                             const std::vector<ir::OrientedEntry>& entries,
+                                             const std::vector<int64_t>& elementBits,
+                                             const MemorySystem& memory, int64_t bankBudget,
+                                             bool prune, BufferSearchCache* cache) {
+  if (cache && &cache->view() != &v)
+    throw std::logic_error("buffer search cache used for another statement");
+  const detail::Space s = detail::searchSpace(v, d);
+  std::vector<detail::Chunking> cs = detail::chunkings(v, d, s, entries);
+  const detail::SearchInput in{v, d, s, cs, entries, elementBits, memory, bankBudget};
+  auto search = [&] { return prune ? detail::searchBestFirst(in, cache) : detail::searchAll(in); };
+  const std::vector<int64_t> key =
+      cache ? detail::searchKey(s, cs, entries, elementBits, d, memory, bankBudget, prune)
+            : std::vector<int64_t>{};
+  const std::shared_ptr<const detail::SearchResult> r =
+      detail::cached<detail::SearchResult>(cache, key, search);
+  if (!r->found) return std::nullopt;
+  return BufferChoice{in.dataflow(r->chunking), r->tiling, r->metrics};
 }
 
 } // namespace rubick::dse

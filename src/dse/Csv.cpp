@@ -33,9 +33,12 @@ void appendField(std::string& out, const std::string& s) {
     appendQuoted(out, s);
 }
 
-void appendHeader(std::string& out, const dataflow::StatementView& v) {
+void appendHeader(std::string& out, const dataflow::StatementView& v, bool memory) {
   out += "id,pareto,p,q,latency,tiles,tile_cycles,utilization,buffer_bytes,wires,area,energy,"
          "max_fanout,max_fanin,ports,words_per_cycle,peak_words_per_cycle";
+  // With a memory system, the table's columns: what sets the pace, bus and compulsory bytes,
+  // and the buffer tile.
+  if (memory) out += ",bound,traffic_bytes,min_bytes,buffer_tile";
   for (const dataflow::AccessView& a : v.accesses) {
     out += ',';
     appendField(out, a.name + "_entry");
@@ -44,7 +47,8 @@ void appendHeader(std::string& out, const dataflow::StatementView& v) {
 }
 
 // One design's row; the pareto cell is the byte after the id and its comma (CsvFile sets it).
-void appendRow(std::string& out, const dataflow::StatementView& v, const DesignPoint& d) {
+void appendRow(std::string& out, const dataflow::StatementView& v, const DesignPoint& d,
+               bool memory) {
   auto integer = [&out](int64_t x) {
     char buf[24];
     out.append(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
@@ -72,6 +76,13 @@ void appendRow(std::string& out, const dataflow::StatementView& v, const DesignP
   integer(m.ports);
   real(m.wordsPerCycle);
   integer(m.peakWordsPerCycle);
+  if (memory) {
+    out += d.memory.memoryBound ? "memory," : "compute,";
+    integer(d.memory.busBytes);
+    integer(d.memory.compulsoryBytes);
+    appendField(out, toString(d.buffer, v));
+    out += ',';
+  }
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     if (a < d.entries.size()) appendField(out, ir::toString(d.entries[a]));
     out += ',';
@@ -100,16 +111,18 @@ std::vector<std::string> splitLine(std::string_view s) {
 
 } // namespace
 
-std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoint>& points) {
+std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoint>& points,
+                  bool memory) {
   std::string out;
-  appendHeader(out, v);
+  appendHeader(out, v, memory);
   for (const DesignPoint& d : points)
-    appendRow(out, v, d);
+    appendRow(out, v, d, memory);
   return out;
 }
 
-CsvFile::CsvFile(const dataflow::StatementView& v, const std::string& path) : v_(v), file_(path) {
-  appendHeader(row_, v);
+CsvFile::CsvFile(const dataflow::StatementView& v, const std::string& path, bool memory)
+    : v_(v), memory_(memory), file_(path) {
+  appendHeader(row_, v, memory);
   file_.write(row_);
 }
 
@@ -120,7 +133,7 @@ void CsvFile::add(const DesignPoint& d) noexcept {
     if (d.order != rows_) throw std::logic_error("CSV rows out of search order");
     if (!looksLikeId(d.id)) throw std::logic_error("CSV row without a design ID: " + d.id);
     row_.clear();
-    appendRow(row_, v_, d);
+    appendRow(row_, v_, d, memory_);
     file_.write(row_);
     ids_.add(idValue(d.id));
     ++rows_;

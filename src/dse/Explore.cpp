@@ -1,6 +1,7 @@
 #include "rubick/dse/Explore.h"
 
 #include "ExploreCommon.h"
+#include "ShapeCaches.h"
 
 #include "rubick/support/Interrupt.h"
 
@@ -81,11 +82,13 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
   //    finishes (search order: shape-major).
   const size_t nm = matrices.size();
   Collector collect(v, o);
+  ShapeCaches caches(v, c.arrays.size(), nm);
   runParallel(
       c.arrays.size() * nm, o,
       [&](size_t i) {
         Batch b;
-        costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], b);
+        costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], b, caches.take(i / nm).get());
+        caches.done(i / nm);
         collect.add(i, std::move(b));
       },
       &collect.found());

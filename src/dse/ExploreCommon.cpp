@@ -38,7 +38,7 @@ Violations checkEntries(const Constraints& c, const std::vector<ir::OrientedEntr
 } // namespace
 
 void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, ArrayShape shape,
-                const dataflow::FoundDataflow& f, Batch& out) {
+                const dataflow::FoundDataflow& f, Batch& out, BufferSearchCache* cache) {
   const Constraints& c = o.constraints;
   Violations viol = checkEntries(c, f.entries, shape.p, shape.q);
   std::vector<Dataflow> ts = exploreTilings(v, f.dataflow, shape.p, shape.q);
@@ -59,7 +59,8 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
     if (c.memory.enabled()) {
       // The buffer tiling with the fewest cycles within the budget; its time loops may be cut
       // into chunks, which changes the dataflow.
-      buffer = bestBufferTiling(v, t, f.entries, c.elementBits, c.memory, c.bufferBytes);
+      buffer =
+          bestBufferTiling(v, t, f.entries, c.elementBits, c.memory, c.bufferBytes, true, cache);
       overBudget = !buffer;
       if (buffer) {
         t = buffer->dataflow;

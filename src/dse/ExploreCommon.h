@@ -2,6 +2,7 @@
 // Pieces shared by the IR-space explorer and its brute-force reference (private to src/dse).
 
 #include "rubick/dataflow/Enumerate.h"
+#include "rubick/dse/BufferSearch.h"
 #include "rubick/dse/Explore.h"
 #include "rubick/dse/Pareto.h"
 
@@ -24,9 +25,9 @@ struct Batch {
 
 /// Costs every explorer tiling of one space-time matrix on one array shape into `out`,
 /// counting what each constraint removes; with `o.prune`, entries that violate a constraint
-/// are not costed.
+/// are not costed. With a memory system, `cache` (if given) shares buffer searches.
 void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, ArrayShape shape,
-                const dataflow::FoundDataflow& f, Batch& out);
+                const dataflow::FoundDataflow& f, Batch& out, BufferSearchCache* cache = nullptr);
 
 /// Metrics `m` of a design's array with the memory system's: latency, utilisation and buffer
 /// become those of the whole run.

@@ -1,6 +1,5 @@
-// The memory model in closed form (include/rubick/dse/Memory.h). Tiles are grouped by the class
-// of each level's index (first, middle, next to last, last): within a class every term of the
-// cycle sum is the same, so the sum costs at most 4^levels evaluations, whatever the tile count.
+// The memory model's pieces (include/rubick/dse/Memory.h); the cycle sum itself is in
+// MemoryClosedForm.cpp.
 
 #include "MemoryCommon.h"
 
@@ -8,13 +7,6 @@
 
 namespace rubick::dse {
 namespace detail {
-namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
-}
-
-} // namespace
 
 // Declared sizes, or (for hand-built views) the index range the loops reach.
 std::vector<int64_t> tensorDims(const dataflow::StatementView& v, size_t a) {
@@ -76,7 +68,7 @@ int64_t arrayTiles(const MemoryProblem& p, const std::vector<int64_t>& size) {
   return n;
 }
 
-void finishMetrics(const MemoryProblem& p, const BufferTiling& t, MemoryMetrics& m) {
+void finishMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w, MemoryMetrics& m) {
   const dataflow::StatementView& v = *p.view;
   m.tensors.resize(v.accesses.size());
   m.bankBytes = 0;
@@ -85,14 +77,13 @@ void finishMetrics(const MemoryProblem& p, const BufferTiling& t, MemoryMetrics&
     tt.name = v.accesses[a].name;
     tt.output = v.accesses[a].write;
     int64_t elements = 1;
-    for (int64_t d : tensorDims(v, a))
+    for (int64_t d : a < p.dims.size() ? p.dims[a] : tensorDims(v, a))
       elements *= d;
     tt.compulsoryBytes = elements * p.banks[a].bytes;
     m.compulsoryBytes += tt.compulsoryBytes;
     m.busBytes += tt.readBytes + tt.writeBytes;
   }
   m.bankBytes = bankBytes(p, t);
-  const Walk w = makeWalk(p, t);
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     const BankUse& b = p.banks[a];
     int64_t depth = b.span;
@@ -146,110 +137,31 @@ int64_t bankBytes(const MemoryProblem& p, const BufferTiling& t) {
   return total;
 }
 
-MemoryMetrics evaluateMemory(const MemoryProblem& p, const BufferTiling& t) {
-  const Walk w = detail::makeWalk(p, t);
-  const dataflow::StatementView& v = *p.view;
-  const size_t levels = w.levels.size(), accesses = v.accesses.size();
+namespace detail {
+
+MemoryMetrics profileMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w,
+                             const OrderProfile& o) {
   const int64_t beatBytes = p.memory.bytesPerCycle;
+  const OrderProfile::Sum s = o.sum(p, p.tileCycles);
   MemoryMetrics m;
   m.bufferTiles = w.tiles;
-  m.tensors.resize(accesses);
-
-  // Prologue and epilogue: the first tile's inputs (every level at index 0: full sizes) and the
-  // last tile's outputs (every level at its last index).
-  int64_t in0 = 0, outLast = 0;
-  for (size_t a = 0; a < accesses; ++a) {
-    if (v.accesses[a].write) {
-      const int64_t b = tileBeats(p, a, w.last);
-      outLast += b;
-      m.tensors[a].writeBytes += b * beatBytes;
-    } else {
-      const int64_t b = tileBeats(p, a, w.full);
-      in0 += b;
-      m.tensors[a].readBytes += b * beatBytes;
-    }
+  m.tensors.resize(p.view->accesses.size());
+  for (size_t a = 0; a < m.tensors.size(); ++a) {
+    m.tensors[a].readBytes = o.readBeats[a] * beatBytes;
+    m.tensors[a].writeBytes = o.writeBeats[a] * beatBytes;
   }
-  int64_t cycles = detail::transferCycles(p, in0) + detail::transferCycles(p, outLast);
-  int64_t transferTotal = cycles;
-
-  // Per level, the classes of its index: first, middle (tiles - 3 of them), next to last, last.
-  struct Class {
-    bool first, penult, last;
-    int64_t count;
-  };
-  std::vector<std::vector<Class>> classes(levels);
-  for (size_t i = 0; i < levels; ++i) {
-    const int64_t b = w.levels[i].tiles;
-    auto& c = classes[i];
-    if (b == 1) {
-      c = {{true, false, true, 1}};
-    } else if (b == 2) {
-      c = {{true, true, false, 1}, {false, false, true, 1}};
-    } else {
-      c = {{true, false, false, 1}};
-      if (b >= 4) c.push_back({false, false, false, b - 3});
-      c.push_back({false, true, false, 1});
-      c.push_back({false, false, true, 1});
-    }
-  }
-  std::vector<size_t> pick(levels, 0);
-  std::vector<int64_t> cur = w.full, next = w.full, prev = w.full;
-  for (;;) {
-    int64_t count = 1;
-    int jOut = -1, jIn = -1;
-    for (size_t i = 0; i < levels; ++i) {
-      const Class& c = classes[i][pick[i]];
-      count *= c.count;
-      if (!c.last) jOut = int(i);
-      if (!c.first) jIn = int(i);
-    }
-    // Sizes of this tile, the next and the previous one (levels inside the stepping level
-    // restart at index 0 in the next tile, and were at their last index in the previous one).
-    for (size_t i = 0; i < levels; ++i) {
-      const detail::Level& lv = w.levels[i];
-      const Class& c = classes[i][pick[i]];
-      cur[lv.loop] = c.last ? lv.last : lv.full;
-      next[lv.loop] = int(i) < jOut    ? cur[lv.loop]
-                      : int(i) == jOut ? (c.penult ? lv.last : lv.full)
-                                       : lv.full;
-      prev[lv.loop] = int(i) < jIn ? cur[lv.loop] : int(i) == jIn ? lv.full : lv.last;
-    }
-    int64_t beats = 0;
-    for (size_t a = 0; a < accesses && jOut >= 0; ++a) {
-      if (w.deepest[a] < jOut) continue; // its tile does not change
-      bool read = !v.accesses[a].write;
-      if (!read) { // partial sums written out before come back
-        read = !w.dep[a][w.levels[jOut].loop];
-        for (int i = 0; i < jOut && !read; ++i)
-          read = !w.dep[a][w.levels[i].loop] && !classes[i][pick[i]].first;
-      }
-      if (!read) continue;
-      const int64_t b = tileBeats(p, a, next);
-      beats += b;
-      m.tensors[a].readBytes += count * b * beatBytes;
-    }
-    for (size_t a = 0; a < accesses && jIn >= 0; ++a)
-      if (v.accesses[a].write && w.deepest[a] >= jIn) {
-        const int64_t b = tileBeats(p, a, prev);
-        beats += b;
-        m.tensors[a].writeBytes += count * b * beatBytes;
-      }
-    const int64_t compute = detail::arrayTiles(p, cur) * p.tileCycles;
-    const int64_t transfer = detail::transferCycles(p, beats);
-    cycles += count * std::max(compute, transfer);
-    m.computeCycles += count * compute;
-    transferTotal += count * transfer;
-    size_t i = 0;
-    for (; i < levels; ++i) {
-      if (++pick[i] < classes[i].size()) break;
-      pick[i] = 0;
-    }
-    if (i == levels) break;
-  }
-  m.cycles = cycles;
-  m.memoryBound = transferTotal > m.computeCycles;
-  detail::finishMetrics(p, t, m);
+  m.cycles = s.cycles;
+  m.computeCycles = s.computeCycles;
+  m.memoryBound = s.transferCycles > s.computeCycles;
+  finishMetrics(p, t, w, m);
   return m;
+}
+
+} // namespace detail
+
+MemoryMetrics evaluateMemory(const MemoryProblem& p, const BufferTiling& t) {
+  const Walk w = detail::makeWalk(p, t); // checks the tiling first
+  return detail::profileMetrics(p, t, w, detail::ClosedForm(p, t.size).profile(t.order));
 }
 
 std::string toString(const BufferTiling& t, const dataflow::StatementView& v) {

@@ -4,9 +4,16 @@
 #include "rubick/dse/Memory.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <vector>
 
 namespace rubick::dse::detail {
+
+/// ceil(a / b) for a >= 0, b > 0.
+inline int64_t ceilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 /// A level of the buffer-tile walk: one loop of the order.
 struct Level {
@@ -38,8 +45,82 @@ inline int64_t transferCycles(const MemoryProblem& p, int64_t beats) {
   return beats == 0 ? 0 : p.memory.latency + beats;
 }
 
+/// The cycle sum of one order of one set of buffer tile sizes, in closed form, without the array
+/// tile's cycles: the terms (count, array tiles, beats moved) of its tile classes, merged when
+/// equal. Every design with the same sizes and array tile shares it (BufferSearchCache).
+struct OrderProfile {
+  struct Term {
+    int64_t count = 0, arrayTiles = 0, beats = 0;
+    friend auto operator<=>(const Term&, const Term&) = default;
+  };
+  std::vector<int> order;
+  int64_t in0 = 0, outLast = 0;               // beats of the first tile's loads, last tile's stores
+  int64_t busBeats = 0;                       // read + written
+  std::vector<int64_t> readBeats, writeBeats; // per access, over the whole run
+  std::vector<Term> terms;
+
+  struct Sum {
+    int64_t cycles = 0, computeCycles = 0, transferCycles = 0;
+  };
+  /// The cycles with `tileCycles` per array tile and the problem's latency.
+  Sum sum(const MemoryProblem& p, int64_t tileCycles) const;
+  /// Only the cycles (the search's hot loop).
+  int64_t cycles(const MemoryProblem& p, int64_t tileCycles) const;
+};
+
+/// Every order the search tries for one set of sizes, with its profile.
+struct SizeProfiles {
+  std::vector<OrderProfile> orders;
+};
+
+/// The closed form (docs/memory.md) for one set of buffer tile sizes, any order of its levels:
+/// the orders share every tile's transfer beats and array tiles, memoised here per access and
+/// per set of loops at their last tile. evaluateMemory is this plus the per-tensor details.
+class ClosedForm {
+public:
+  /// `size`: per loop, the buffer tile's size (capped at the extent here).
+  ClosedForm(const MemoryProblem& p, const std::vector<int64_t>& size) { reset(p, size); }
+  ClosedForm() = default;
+  /// Starts over with other sizes (or another problem of the same statement), keeping the
+  /// allocations.
+  void reset(const MemoryProblem& p, const std::vector<int64_t>& size);
+
+  /// The profile of levels in `order` (outermost first; every loop with several tiles must be in
+  /// it, which the caller checks).
+  OrderProfile profile(const std::vector<int>& order);
+
+private:
+  // Bit j of a mask: the j-th loop with several tiles is at its last tile.
+  int64_t beats(size_t a, uint64_t mask);
+  int64_t arrayTiles(uint64_t mask);
+  const std::vector<int64_t>& sizeAt(uint64_t mask); // in size_
+
+  struct Class {
+    bool first, penult, last;
+    int64_t count;
+  };
+  const MemoryProblem* p_ = nullptr;
+  std::vector<int64_t> full_, last_, tiles_;  // per loop
+  std::vector<int> bit_;                      // per loop: its bit, -1 for a single tile
+  std::vector<char> dep_;                     // [a * loops + l]: access a depends on loop l
+  std::vector<int> deepest_;                  // per access (scratch of profile)
+  std::vector<std::array<Class, 4>> classes_; // per level (scratch of profile)
+  std::vector<size_t> nclass_, pick_;         // per level (scratch of profile)
+  std::vector<int64_t> size_;                 // per loop (scratch of sizeAt)
+  std::vector<OrderProfile::Term> terms_;     // scratch of profile
+  size_t bits_ = 0;
+  bool memo_ = false;             // 2^bits small enough to keep every value
+  std::vector<int64_t> beatMemo_; // [a << bits | mask], -1 until computed
+  std::vector<int64_t> tileMemo_; // [mask]
+};
+
 /// The metrics' totals from per-tensor beats and the cycle sum (fills tensors' names, the
 /// compulsory bytes and bank bytes).
-void finishMetrics(const MemoryProblem& p, const BufferTiling& t, MemoryMetrics& m);
+void finishMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w, MemoryMetrics& m);
+
+/// The metrics of tiling `t` (checked by `w`) from its order's profile: evaluateMemory, for a
+/// profile already made.
+MemoryMetrics profileMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w,
+                             const OrderProfile& o);
 
 } // namespace rubick::dse::detail

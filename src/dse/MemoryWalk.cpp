@@ -69,7 +69,7 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
   }
   m.cycles = cycles;
   m.memoryBound = transferTotal > m.computeCycles;
-  detail::finishMetrics(p, t, m);
+  detail::finishMetrics(p, t, w, m);
   return m;
 }
 

@@ -74,7 +74,7 @@ int runExplore(const ExploreCli& o) {
   eo.keepBest = std::max<size_t>(o.top, 1);
   std::unique_ptr<dse::CsvFile> csv;
   if (!o.csv.empty()) {
-    csv = std::make_unique<dse::CsvFile>(v, o.csv);
+    csv = std::make_unique<dse::CsvFile>(v, o.csv, c.memory.enabled());
     eo.onDesign = [&](const dse::DesignPoint& d) { csv->add(d); };
   }
   eo.progress = [&](size_t done, size_t total, size_t designs) {

@@ -2,6 +2,7 @@
 // hold, and the buffer-tiling search with its lower bounds finds what trying everything finds.
 
 #include "dataflow_test_util.h"
+#include "memory_test_util.h"
 
 #include "rubick/dse/BufferSearch.h"
 #include "rubick/dse/Explore.h"
@@ -28,19 +29,7 @@ std::vector<DesignPoint> someDesigns(const dataflow::StatementView& v, size_t ev
   return out;
 }
 
-void expectSame(const MemoryMetrics& a, const MemoryMetrics& b) {
-  EXPECT_EQ(a.cycles, b.cycles);
-  EXPECT_EQ(a.computeCycles, b.computeCycles);
-  EXPECT_EQ(a.busBytes, b.busBytes);
-  EXPECT_EQ(a.bankBytes, b.bankBytes);
-  EXPECT_EQ(a.bufferTiles, b.bufferTiles);
-  EXPECT_EQ(a.memoryBound, b.memoryBound);
-  ASSERT_EQ(a.tensors.size(), b.tensors.size());
-  for (size_t i = 0; i < a.tensors.size(); ++i) {
-    EXPECT_EQ(a.tensors[i].readBytes, b.tensors[i].readBytes) << a.tensors[i].name;
-    EXPECT_EQ(a.tensors[i].writeBytes, b.tensors[i].writeBytes) << a.tensors[i].name;
-  }
-}
+using test::expectSameMetrics;
 
 TEST(Memory, ClosedFormEqualsWalk) {
   // Sizes that are not multiples of the array, so last tiles are short.
@@ -64,7 +53,7 @@ TEST(Memory, ClosedFormEqualsWalk) {
       }
       std::shuffle(t.order.begin(), t.order.end(), rng);
       SCOPED_TRACE(toString(t, v));
-      expectSame(evaluateMemory(p, t), walkMemory(p, t));
+      expectSameMetrics(evaluateMemory(p, t), walkMemory(p, t));
       ++checked;
     }
   }
@@ -104,7 +93,7 @@ TEST(Memory, HandDerivedTraffic) {
   MemoryMetrics r = evaluateMemory(pc, rmw);
   EXPECT_EQ(r.tensors[0].writeBytes, 2 * 16 * 16 * 4); // every C tile twice
   EXPECT_EQ(r.tensors[0].readBytes, 16 * 16 * 4);      // the second visit reads it back
-  expectSame(r, walkMemory(pc, rmw));
+  expectSameMetrics(r, walkMemory(pc, rmw));
 }
 
 TEST(Memory, SearchWithBoundsFindsTheBest) {

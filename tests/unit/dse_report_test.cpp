@@ -301,6 +301,33 @@ TEST(DseCsv, QuotesFieldsWithCommasAndQuotes) {
   EXPECT_EQ(csvFields(ls[1]).size(), 21u);
 }
 
+TEST(DseCsv, MemoryColumns) {
+  Fixture f = gemm444();
+  std::vector<DesignPoint> pts = twoDesigns(f.v);
+  pts[0].memory.memoryBound = true;
+  pts[0].memory.busBytes = 1234;
+  pts[0].memory.compulsoryBytes = 96;
+  pts[0].buffer = {{2, 4, 4}, {0}}; // "i:2, order i": quoted
+  pts[1].buffer = {{4, 4, 4}, {}};  // "whole"
+  std::vector<std::string> ls = lines(toCsv(f.v, pts, true));
+  ASSERT_EQ(ls.size(), 3u);
+  const std::vector<std::string> head = csvFields(ls[0]);
+  ASSERT_EQ(head.size(), 25u);
+  EXPECT_EQ(head[16], "peak_words_per_cycle");
+  EXPECT_EQ(
+      std::vector<std::string>(head.begin() + 17, head.begin() + 22),
+      (std::vector<std::string>{"bound", "traffic_bytes", "min_bytes", "buffer_tile", "C_entry"}));
+  const std::vector<std::string> r0 = csvFields(ls[1]), r1 = csvFields(ls[2]);
+  ASSERT_EQ(r0.size(), 25u);
+  EXPECT_EQ(r0[17], "memory");
+  EXPECT_EQ(r0[18], "1234");
+  EXPECT_EQ(r0[19], "96");
+  EXPECT_EQ(r0[20], toString(pts[0].buffer, f.v));
+  EXPECT_EQ(r0[21], "stationary");
+  EXPECT_EQ(r1[17], "compute");
+  EXPECT_EQ(r1[20], "whole");
+}
+
 TEST(DseCsv, NoDesignsGivesTheHeaderOnly) {
   Fixture f = gemm444();
   EXPECT_EQ(lines(toCsv(f.v, {})).size(), 1u);

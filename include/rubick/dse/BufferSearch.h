@@ -12,12 +12,19 @@
 // transfer), and every order of those groups is tried.
 //
 // The best candidate has the fewest cycles, then the fewest bus bytes, then the fewest bank
-// bytes, then the smallest tiling; the bank budget (0: none) bounds the bank bytes. The search
-// skips what a lower bound shows cannot win (chunkings by their compute cycles, sizes by their
-// first load and last store), which a test compares against trying every candidate.
+// bytes, then the smallest tiling; the bank budget (0: none) bounds the bank bytes. The search is
+// best first: candidates come out in the order of a lower bound of their cycles (chunkings by
+// their compute cycles, sizes by their first load, last store and every tile moved once), and
+// stop once the bound exceeds the best found. A test compares it with trying every candidate.
+//
+// The result depends only on numbers that many designs share: per loop its role and array
+// factor, per chunking of the time loops the array tile's cycles and every access's bank use,
+// the memory and the budget. BufferSearchCache remembers results under those numbers, so an
+// explore run searches once per distinct set (a test compares it with the uncached search).
 
 #include "rubick/dse/Memory.h"
 
+#include <memory>
 #include <optional>
 
 namespace rubick::dse {
@@ -38,13 +45,32 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const dataflow::Da
 dataflow::Dataflow chunked(const dataflow::StatementView& v, const dataflow::Dataflow& d, int loop,
                            int64_t chunk);
 
+/// Search results of one statement's designs, shared by the threads of an explore run.
+class BufferSearchCache {
+public:
+  explicit BufferSearchCache(const dataflow::StatementView& v);
+  ~BufferSearchCache();
+  const dataflow::StatementView& view() const { return *view_; }
+  /// Searches run (the distinct sets of search numbers met) and results asked for.
+  size_t searches() const;
+  size_t lookups() const;
+
+  struct Maps; // private to src/dse
+  Maps& maps() const { return *maps_; }
+
+private:
+  const dataflow::StatementView* view_;
+  std::unique_ptr<Maps> maps_;
+};
+
 /// The best buffer tiling of the design, or nullopt when none fits `bankBudget` bytes. With
-/// `prune` false every candidate is evaluated (the reference for tests).
+/// `prune` false every candidate is evaluated (the reference for tests). With a `cache` (made
+/// for `v`), a design whose search numbers were met before takes the result found then.
 std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
                                              const dataflow::Dataflow& d,
                                              const std::vector<ir::OrientedEntry>& entries,
                                              const std::vector<int64_t>& elementBits,
                                              const MemorySystem& memory, int64_t bankBudget,
-                                             bool prune = true);
+                                             bool prune = true, BufferSearchCache* cache = nullptr);
 
 } // namespace rubick::dse

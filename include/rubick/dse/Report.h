@@ -21,8 +21,10 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
 std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
                    const std::vector<DesignPoint>& points, const ExploreOptions& o);
 
-/// One CSV row per design with the scalar metrics and per-tensor entries, in the order given.
-std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoint>& points);
+/// One CSV row per design with the scalar metrics and per-tensor entries, in the order given;
+/// with `memory` (the designs have a memory system), also the table's memory columns.
+std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoint>& points,
+                  bool memory = false);
 
 /// The same CSV written to disk while the search runs (`explore --csv`), for any number of
 /// designs: add() every design as ExploreOptions::onDesign delivers it (search order, which does
@@ -35,7 +37,7 @@ std::string toCsv(const dataflow::StatementView& v, const std::vector<DesignPoin
 class CsvFile {
 public:
   /// Creates the temporary next to `path` (throws rubick::Error naming it when it cannot).
-  CsvFile(const dataflow::StatementView& v, const std::string& path);
+  CsvFile(const dataflow::StatementView& v, const std::string& path, bool memory = false);
   /// Never throws (it runs on worker threads): a failure, such as a full disk, is recorded and
   /// thrown by check() and finish().
   void add(const DesignPoint& d) noexcept;
@@ -48,6 +50,7 @@ private:
   std::string describeRow(uint64_t lineStart, size_t line);
 
   const dataflow::StatementView& v_;
+  bool memory_;
   StreamedFile file_;
   IdSet ids_;
   size_t rows_ = 0;

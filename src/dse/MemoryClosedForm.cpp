@@ -1,0 +1,218 @@
+// The memory model's cycle sum in closed form (include/rubick/dse/Memory.h). Tiles are grouped by
+// the class of each level's index (first, middle, next to last, last): within a class every term
+// of the sum is the same, so the sum costs at most 4^levels terms, whatever the tile count. A
+// term needs the transfer beats of a tile whose loops are each at a full or at their last size:
+// those are memoised, so every order of the same sizes shares them.
+
+#include "MemoryCommon.h"
+
+#include <array>
+#include <tuple>
+
+namespace rubick::dse::detail {
+namespace {
+
+// Masks are kept for up to this many loops with several tiles (4096 values per access).
+constexpr size_t kMemoBits = 12;
+
+} // namespace
+
+void ClosedForm::reset(const MemoryProblem& p, const std::vector<int64_t>& size) {
+  p_ = &p;
+  const std::vector<int64_t>& extent = p.view->extent;
+  const size_t n = extent.size();
+  full_.resize(n);
+  tiles_.resize(n);
+  last_.resize(n);
+  bit_.assign(n, -1);
+  bits_ = 0;
+  for (size_t l = 0; l < n; ++l) {
+    full_[l] = std::min(size[l], extent[l]);
+    tiles_[l] = ceilDiv(extent[l], full_[l]);
+    last_[l] = extent[l] - (tiles_[l] - 1) * full_[l];
+    if (tiles_[l] > 1) bit_[l] = int(bits_++);
+  }
+  const size_t accesses = p.view->accesses.size();
+  dep_.clear();
+  for (size_t a = 0; a < accesses; ++a) {
+    if (a < p.dep.size()) {
+      dep_.insert(dep_.end(), p.dep[a].begin(), p.dep[a].end());
+      continue;
+    }
+    std::vector<char> d(n, 0);
+    for (const IntVec& row : p.view->accesses[a].coeffs)
+      for (size_t l = 0; l < n; ++l)
+        d[l] |= row[l] != 0;
+    dep_.insert(dep_.end(), d.begin(), d.end());
+  }
+  memo_ = bits_ <= kMemoBits;
+  if (memo_) {
+    beatMemo_.assign(accesses << bits_, -1);
+    tileMemo_.assign(size_t(1) << bits_, -1);
+  }
+}
+
+const std::vector<int64_t>& ClosedForm::sizeAt(uint64_t mask) {
+  std::vector<int64_t>& s = size_;
+  s = full_;
+  for (size_t l = 0; l < s.size(); ++l)
+    if (bit_[l] >= 0 && (mask >> bit_[l]) & 1) s[l] = last_[l];
+  return s;
+}
+
+int64_t ClosedForm::beats(size_t a, uint64_t mask) {
+  if (!memo_) return tileBeats(*p_, a, sizeAt(mask));
+  int64_t& b = beatMemo_[(a << bits_) | mask];
+  if (b < 0) b = tileBeats(*p_, a, sizeAt(mask));
+  return b;
+}
+
+int64_t ClosedForm::arrayTiles(uint64_t mask) {
+  if (!memo_) return detail::arrayTiles(*p_, sizeAt(mask));
+  int64_t& t = tileMemo_[mask];
+  if (t < 0) t = detail::arrayTiles(*p_, sizeAt(mask));
+  return t;
+}
+
+OrderProfile ClosedForm::profile(const std::vector<int>& order) {
+  const dataflow::StatementView& v = *p_->view;
+  const size_t levels = order.size(), accesses = v.accesses.size(), n = full_.size();
+  const uint64_t allLast = bits_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits_) - 1;
+  auto dep = [&](size_t a, int loop) { return dep_[a * n + size_t(loop)] != 0; };
+  OrderProfile pr;
+  pr.order = order;
+  pr.readBeats.assign(accesses, 0);
+  pr.writeBeats.assign(accesses, 0);
+  terms_.clear();
+
+  // Prologue and epilogue: the first tile's inputs (every level at index 0: full sizes) and the
+  // last tile's outputs (every level at its last index).
+  for (size_t a = 0; a < accesses; ++a) {
+    const bool write = v.accesses[a].write;
+    const int64_t b = write ? beats(a, allLast) : beats(a, 0);
+    (write ? pr.outLast : pr.in0) += b;
+    (write ? pr.writeBeats : pr.readBeats)[a] += b;
+    pr.busBeats += b;
+  }
+
+  // Per access, the innermost level of a loop it depends on (-1: none).
+  deepest_.assign(accesses, -1);
+  for (size_t a = 0; a < accesses; ++a)
+    for (size_t i = 0; i < levels; ++i)
+      if (dep(a, order[i])) deepest_[a] = int(i);
+
+  // Per level, the classes of its index: first, middle (tiles - 3 of them), next to last, last.
+  std::vector<std::array<Class, 4>>& classes = classes_;
+  std::vector<size_t>& nclass = nclass_;
+  std::vector<size_t>& pick = pick_;
+  classes.resize(levels);
+  nclass.resize(levels);
+  pick.assign(levels, 0);
+  for (size_t i = 0; i < levels; ++i) {
+    const int64_t b = tiles_[size_t(order[i])];
+    auto& c = classes[i];
+    if (b == 1) {
+      c[0] = {true, false, true, 1};
+      nclass[i] = 1;
+    } else if (b == 2) {
+      c[0] = {true, true, false, 1};
+      c[1] = {false, false, true, 1};
+      nclass[i] = 2;
+    } else {
+      size_t k = 0;
+      c[k++] = {true, false, false, 1};
+      if (b >= 4) c[k++] = {false, false, false, b - 3};
+      c[k++] = {false, true, false, 1};
+      c[k++] = {false, false, true, 1};
+      nclass[i] = k;
+    }
+  }
+  for (;;) {
+    int64_t count = 1;
+    int jOut = -1, jIn = -1;
+    for (size_t i = 0; i < levels; ++i) {
+      const Class& c = classes[i][pick[i]];
+      count *= c.count;
+      if (!c.last) jOut = int(i);
+      if (!c.first) jIn = int(i);
+    }
+    // Which loops are at their last size in this tile, the next and the previous one (levels
+    // inside the stepping level restart at index 0 in the next tile, and were at their last
+    // index in the previous one).
+    uint64_t cur = 0, next = 0, prev = 0;
+    for (size_t i = 0; i < levels; ++i) {
+      const int b = bit_[size_t(order[i])];
+      if (b < 0) continue; // one tile: its full size is its last
+      const Class& c = classes[i][pick[i]];
+      const uint64_t m = uint64_t(1) << b;
+      const bool atLast = c.last;
+      if (atLast) cur |= m;
+      if (int(i) < jOut ? atLast : int(i) == jOut && c.penult) next |= m;
+      if (int(i) < jIn ? atLast : int(i) > jIn) prev |= m;
+    }
+    int64_t moved = 0;
+    for (size_t a = 0; a < accesses && jOut >= 0; ++a) {
+      if (deepest_[a] < jOut) continue; // its tile does not change
+      bool read = !v.accesses[a].write;
+      if (!read) { // partial sums written out before come back
+        read = !dep(a, order[size_t(jOut)]);
+        for (int i = 0; i < jOut && !read; ++i)
+          read = !dep(a, order[size_t(i)]) && !classes[size_t(i)][pick[size_t(i)]].first;
+      }
+      if (!read) continue;
+      const int64_t b = beats(a, next);
+      moved += b;
+      pr.readBeats[a] += count * b;
+      pr.busBeats += count * b;
+    }
+    for (size_t a = 0; a < accesses && jIn >= 0; ++a)
+      if (v.accesses[a].write && deepest_[a] >= jIn) {
+        const int64_t b = beats(a, prev);
+        moved += b;
+        pr.writeBeats[a] += count * b;
+        pr.busBeats += count * b;
+      }
+    terms_.push_back({count, arrayTiles(cur), moved});
+    size_t i = 0;
+    for (; i < levels; ++i) {
+      if (++pick[i] < nclass[i]) break;
+      pick[i] = 0;
+    }
+    if (i == levels) break;
+  }
+  // Classes with the same array tiles and beats add up (profiles are kept: no spare capacity).
+  std::sort(terms_.begin(), terms_.end(), [](const auto& x, const auto& y) {
+    return std::tie(x.arrayTiles, x.beats) < std::tie(y.arrayTiles, y.beats);
+  });
+  size_t w = 0;
+  for (size_t r = 0; r < terms_.size(); ++r)
+    if (w && terms_[w - 1].arrayTiles == terms_[r].arrayTiles &&
+        terms_[w - 1].beats == terms_[r].beats)
+      terms_[w - 1].count += terms_[r].count;
+    else
+      terms_[w++] = terms_[r];
+  pr.terms.assign(terms_.begin(), terms_.begin() + ptrdiff_t(w));
+  return pr;
+}
+
+OrderProfile::Sum OrderProfile::sum(const MemoryProblem& p, int64_t tileCycles) const {
+  Sum s;
+  s.cycles = transferCycles(p, in0) + transferCycles(p, outLast);
+  s.transferCycles = s.cycles;
+  for (const Term& t : terms) {
+    const int64_t compute = t.arrayTiles * tileCycles, transfer = transferCycles(p, t.beats);
+    s.cycles += t.count * std::max(compute, transfer);
+    s.computeCycles += t.count * compute;
+    s.transferCycles += t.count * transfer;
+  }
+  return s;
+}
+
+int64_t OrderProfile::cycles(const MemoryProblem& p, int64_t tileCycles) const {
+  int64_t c = transferCycles(p, in0) + transferCycles(p, outLast);
+  for (const Term& t : terms)
+    c += t.count * std::max(t.arrayTiles * tileCycles, transferCycles(p, t.beats));
+  return c;
+}
+
+} // namespace rubick::dse::detail

@@ -1,0 +1,562 @@
+// Unit test of rtl_templates/rubick_buf_seq.v: every configuration of tb_rubick_buf_seq.v (GEMM
+// with C kept across k and with C's partial sums reloaded, GEMV with rank-1 tensors, one buffer
+// tile, four loops with a loop of one tile, outputs only, inputs only; partial edge tiles; 12- to
+// 64-bit addresses) runs against a fake core and fake DMA engines that answer each start with
+// done after a delay drawn per event (from 1 cycle to hundreds), and against a reference model
+// written from the specification (docs: seq-spec, the module's header), not from the RTL:
+//  - steps are enumerated with an odometer, run starts/ends and first visits found by comparing
+//    tile indices between steps, geometry from the closed formula (with multiplications);
+//  - the timeline from the timing rule: phase k starts at P(k), the core at P(k), stores one after
+//    the other from P(k), loads one after the other from P(k) and after their own tensor's store,
+//    E(k) the last done, P(k+1) = E(k) + 1, done at E(N) + 1.
+// Every cycle: busy, done, half and acc_zero (per phase), every start pulse (which tensor, which
+// cycle) and its geometry (address, rows, cols), held until its done. Random start pulses while
+// busy must be ignored; one run per configuration is cut by rst, and the next must be exact.
+// Hand-derived numbers check the model itself (transfer counts, one closed-form done cycle).
+#include "Vtb_rubick_buf_seq.h"
+#include "rtl_test.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Vtb = Vtb_rubick_buf_seq;
+const char* kTest = "test_rubick_buf_seq";
+constexpr int kNone = -1;
+
+struct Tensor {
+  const char* name;
+  bool out;
+  std::vector<int> dep, red; // loops, by position in the order (0 outermost)
+  int rowLoop, colLoop;      // kNone: one tile in that dimension
+  int64_t rows, cols, trows, tcols, ebytes;
+};
+
+struct Config {
+  const char* name;
+  std::vector<int64_t> ext; // tiles per loop of the order, outermost first
+  int addrW, dimW;
+  std::vector<Tensor> t;
+};
+
+// Must match tb_rubick_buf_seq.v.
+const Config kConfigs[] = {
+    {"c0 GEMM (i,j,k)",
+     {3, 3, 3},
+     32,
+     5,
+     {{"A", false, {0, 2}, {}, 0, 2, 4, 4, 10, 9, 1},
+      {"B", false, {2, 1}, {}, 2, 1, 4, 3, 9, 7, 1},
+      {"C", true, {0, 1}, {}, 0, 1, 4, 3, 10, 7, 4}}},
+    {"c1 GEMM (k,i,j)",
+     {3, 3, 3},
+     40,
+     3,
+     {{"C", true, {1, 2}, {0}, 1, 2, 4, 3, 10, 7, 4},
+      {"A", false, {0, 1}, {}, 1, 0, 4, 4, 10, 9, 1},
+      {"B", false, {0, 2}, {}, 0, 2, 4, 3, 9, 7, 1}}},
+    {"c2 GEMV (k,i)",
+     {2, 4},
+     32,
+     16,
+     {{"A", false, {0, 1}, {}, 1, 0, 4, 4, 13, 6, 2},
+      {"x", false, {0}, {}, kNone, 0, 1, 4, 1, 6, 2},
+      {"y", true, {1}, {0}, kNone, 1, 1, 4, 1, 13, 4}}},
+    {"c3 one tile",
+     {1},
+     64,
+     4,
+     {{"A", false, {}, {}, kNone, kNone, 8, 8, 5, 6, 1},
+      {"B", false, {0}, {}, 0, kNone, 8, 4, 6, 3, 1},
+      {"C", true, {0}, {}, kNone, 0, 8, 4, 5, 3, 4}}},
+    {"c4 four loops",
+     {2, 1, 3, 2},
+     64,
+     6,
+     {{"Z", false, {}, {}, kNone, kNone, 1, 5, 1, 5, 8},
+      {"O", true, {2}, {0, 1}, kNone, 2, 1, 4, 1, 10, 4},
+      {"W", false, {2, 3}, {}, 2, 3, 4, 8, 10, 9, 2},
+      {"X", false, {3, 0}, {}, 3, 0, 8, 3, 9, 5, 1}}},
+    {"c5 outputs only", {5}, 16, 2, {{"O", true, {0}, {}, kNone, 0, 1, 3, 1, 13, 1}}},
+    {"c6 inputs only", {2, 3}, 12, 2, {{"I", false, {0, 1}, {}, 0, 1, 2, 2, 3, 6, 1}}},
+    {"c7 two outputs (k,i,j)",
+     {2, 3, 3},
+     32,
+     4,
+     {{"D", true, {1}, {0}, kNone, 1, 1, 4, 1, 11, 4},
+      {"C", true, {1, 2}, {0}, 1, 2, 4, 3, 11, 8, 2},
+      {"A", false, {0, 1}, {}, 1, 0, 4, 5, 11, 7, 1},
+      {"B", false, {0, 2}, {}, 0, 2, 5, 3, 7, 8, 1}}},
+};
+
+// ---- Reference model (from the specification).
+
+enum Kind { kCore = 0, kLoad = 1, kStore = 2 };
+const char* kindName(Kind k) {
+  return k == kCore ? "core" : k == kLoad ? "load" : "store";
+}
+
+struct Geo {
+  uint64_t addr = 0;
+  int64_t rows = 0, cols = 0;
+  bool operator==(const Geo&) const = default;
+  std::string str() const {
+    char b[96];
+    std::snprintf(b, sizeof b, "addr=0x%llx rows=%lld cols=%lld", (unsigned long long)addr,
+                  (long long)rows, (long long)cols);
+    return b;
+  }
+};
+
+struct Event {
+  Kind kind;
+  int t; // 0 for the core
+  int64_t step, start, done;
+  Geo geo;
+};
+
+struct Phase {
+  int64_t first, last; // cycles P(k) .. E(k)
+  uint64_t half, accZero;
+};
+
+struct Expected {
+  std::vector<Phase> phases; // k = -1 .. N
+  std::vector<Event> events; // in phase order
+  int64_t done = 0;          // the cycle of the done pulse (start sampled at edge 0)
+};
+
+// Cycles from a start to its done: the j-th event of (kind, t).
+using Delay = std::function<int64_t(Kind, int, int64_t)>;
+
+class Model {
+public:
+  explicit Model(const Config& c) : c_(c) {
+    std::vector<int64_t> idx(c.ext.size(), 0);
+    for (;;) {
+      idx_.push_back(idx);
+      int i = int(idx.size()) - 1;
+      for (; i >= 0; --i) {
+        if (++idx[size_t(i)] < c.ext[size_t(i)]) break;
+        idx[size_t(i)] = 0;
+      }
+      if (i < 0) break;
+    }
+  }
+  int64_t steps() const { return int64_t(idx_.size()); }
+  int tensors() const { return int(c_.t.size()); }
+
+  bool sameTile(int t, int64_t a, int64_t b) const {
+    for (int i : c_.t[size_t(t)].dep)
+      if (at(a, i) != at(b, i)) return false;
+    return true;
+  }
+  bool runStart(int t, int64_t s) const { return s == 0 || s == steps() || !sameTile(t, s, s - 1); }
+  bool runEnd(int t, int64_t s) const { return s == steps() - 1 || !sameTile(t, s, s + 1); }
+  bool firstVisit(int t, int64_t s) const {
+    for (int i : c_.t[size_t(t)].red)
+      if (at(s, i) != 0) return false;
+    return true;
+  }
+  bool load(int t, int64_t s) const {
+    return runStart(t, s) && (!c_.t[size_t(t)].out || !firstVisit(t, s));
+  }
+  bool accZero(int t, int64_t s) const {
+    return c_.t[size_t(t)].out && runStart(t, s) && firstVisit(t, s);
+  }
+  bool store(int t, int64_t s) const { return c_.t[size_t(t)].out && runEnd(t, s); }
+
+  Geo geo(int t, int64_t s, uint64_t base) const {
+    const Tensor& x = c_.t[size_t(t)];
+    const int64_t r = x.rowLoop == kNone ? 0 : at(s, x.rowLoop);
+    const int64_t col = x.colLoop == kNone ? 0 : at(s, x.colLoop);
+    Geo g;
+    g.addr =
+        (base + uint64_t((r * x.rows * x.tcols + col * x.cols) * x.ebytes)) & rtl::mask(c_.addrW);
+    g.rows = std::min(x.rows, x.trows - r * x.rows);
+    g.cols = std::min(x.cols, x.tcols - col * x.cols);
+    return g;
+  }
+
+  Expected run(const std::vector<uint64_t>& bases, const Delay& delay) const {
+    Expected e;
+    const int64_t n = steps();
+    std::map<std::pair<int, int>, int64_t> count;
+    int64_t p = 1;
+    uint64_t half = rtl::mask(tensors());
+    for (int64_t k = -1; k <= n; ++k) {
+      if (k >= 0)
+        for (int t = 0; t < tensors(); ++t)
+          if (runStart(t, k)) half ^= uint64_t{1} << t;
+      uint64_t az = 0;
+      if (k >= 0 && k < n)
+        for (int t = 0; t < tensors(); ++t)
+          if (accZero(t, k)) az |= uint64_t{1} << t;
+      int64_t last = p;
+      auto issue = [&](Kind kind, int t, int64_t step, int64_t start) {
+        const int64_t done = start + delay(kind, t, count[{kind, t}]++);
+        Geo g = kind == kCore ? Geo{} : geo(t, step, bases[size_t(t)]);
+        e.events.push_back({kind, t, step, start, done, g});
+        last = std::max(last, done);
+        return done;
+      };
+      if (k >= 0 && k < n) issue(kCore, 0, k, p);
+      std::map<int, int64_t> stored; // tensor -> its store's done in this phase
+      int64_t next = p;
+      if (k - 1 >= 0)
+        for (int t = 0; t < tensors(); ++t)
+          if (store(t, k - 1)) next = (stored[t] = issue(kStore, t, k - 1, next)) + 1;
+      next = p;
+      if (k + 1 < n)
+        for (int t = 0; t < tensors(); ++t)
+          if (load(t, k + 1)) {
+            int64_t s = next;
+            if (stored.count(t)) s = std::max(s, stored[t] + 1);
+            next = issue(kLoad, t, k + 1, s) + 1;
+          }
+      e.phases.push_back({p, last, half, az});
+      p = last + 1;
+    }
+    e.done = p;
+    return e;
+  }
+
+private:
+  int64_t at(int64_t s, int loop) const { return idx_[size_t(s)][size_t(loop)]; }
+  const Config& c_;
+  std::vector<std::vector<int64_t>> idx_;
+};
+
+// ---- Ports of one instance.
+
+struct Io {
+  std::function<void(bool)> rst, start, coreDone;
+  std::function<void(uint64_t)> ldDone, stDone;
+  std::function<void(int, uint64_t)> base;
+  std::function<bool()> busy, done, coreStart;
+  std::function<uint64_t()> half, accZero, ldStart, stStart;
+  std::function<Geo(int)> ldGeo, stGeo;
+};
+
+#define IO(P, AW, DW)                                                                              \
+  Io {                                                                                             \
+    .rst = [&m](bool v) { m.P##_rst = v; }, .start = [&m](bool v) { m.P##_start = v; },            \
+    .coreDone = [&m](bool v) { m.P##_core_done = v; },                                             \
+    .ldDone = [&m](uint64_t v) { m.P##_ld_done = static_cast<CData>(v); },                         \
+    .stDone = [&m](uint64_t v) { m.P##_st_done = static_cast<CData>(v); },                         \
+    .base = [&m](int t, uint64_t v) { rtl::setBits(m.P##_base, t*(AW), AW, v); },                  \
+    .busy = [&m] { return bool(m.P##_busy); }, .done = [&m] { return bool(m.P##_done); },          \
+    .coreStart = [&m] { return bool(m.P##_core_start); },                                          \
+    .half = [&m] { return uint64_t(m.P##_half); },                                                 \
+    .accZero = [&m] { return uint64_t(m.P##_acc_zero); },                                          \
+    .ldStart = [&m] { return uint64_t(m.P##_ld_start); },                                          \
+    .stStart = [&m] { return uint64_t(m.P##_st_start); },                                          \
+    .ldGeo =                                                                                       \
+        [&m](int t) {                                                                              \
+          return Geo{rtl::getBits(m.P##_ld_addr, t * (AW), AW),                                    \
+                     int64_t(rtl::getBits(m.P##_ld_rows, t * (DW), DW)),                           \
+                     int64_t(rtl::getBits(m.P##_ld_cols, t * (DW), DW))};                          \
+        },                                                                                         \
+    .stGeo = [&m](int t) {                                                                         \
+      return Geo{rtl::getBits(m.P##_st_addr, t * (AW), AW),                                        \
+                 int64_t(rtl::getBits(m.P##_st_rows, t * (DW), DW)),                               \
+                 int64_t(rtl::getBits(m.P##_st_cols, t * (DW), DW))};                              \
+    }                                                                                              \
+  }
+
+// ---- Delays of the fake core and engines.
+
+struct Mode {
+  const char* name;
+  int64_t coreLo, coreHi, dmaLo, dmaHi;
+};
+const Mode kModes[] = {
+    {"1-cycle", 1, 1, 1, 1},     {"short", 1, 4, 1, 4},         {"long", 50, 300, 20, 200},
+    {"dma-bound", 1, 6, 10, 80}, {"core-bound", 60, 150, 1, 8},
+};
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+Delay modeDelay(const Mode& md, uint64_t seed) {
+  return [md, seed](Kind kind, int t, int64_t j) {
+    const uint64_t h = splitmix(
+        seed ^ splitmix(uint64_t(kind) * 131 + uint64_t(t) * 7919 + uint64_t(j) * 1000003));
+    const int64_t lo = kind == kCore ? md.coreLo : md.dmaLo;
+    const int64_t hi = kind == kCore ? md.coreHi : md.dmaHi;
+    return lo + int64_t(h % uint64_t(hi - lo + 1));
+  };
+}
+
+// ---- The bench.
+
+struct Bench {
+  Vtb& m;
+  rtl::Rng& rng;
+  long cycle = 0;
+  long checkedCycles = 0;
+
+  [[noreturn]] void fail(const Config& c, int64_t rc, const std::string& what) {
+    rtl::fail(kTest, cycle,
+              std::string(c.name) + " (run cycle " + std::to_string(rc) + "): " + what);
+  }
+
+  void idleInputs(Io& io) {
+    io.rst(false);
+    io.start(false);
+    io.coreDone(false);
+    io.ldDone(0);
+    io.stDone(0);
+  }
+
+  void tick() {
+    rtl::tick(m);
+    ++cycle;
+  }
+
+  // One run, start in run cycle 0. prevDone: the done pulse of the previous run is due in cycle
+  // 0. abortAt >= 0: rst in that run cycle instead of finishing. Returns after the run's last
+  // busy cycle (its done pulse is due in the next cycle).
+  void run(const Config& c, Io& io, const Model& model, const std::vector<uint64_t>& bases,
+           const Delay& delay, const Expected& e, bool prevDone, int64_t abortAt = -1) {
+    const int nt = model.tensors();
+    for (int t = 0; t < nt; ++t)
+      io.base(t, bases[size_t(t)]);
+    // Expected starts per (kind, t), in order.
+    std::map<std::pair<int, int>, std::vector<const Event*>> queue;
+    std::map<std::pair<int, int>, size_t> next;
+    for (const Event& ev : e.events)
+      queue[{ev.kind, ev.t}].push_back(&ev);
+    // The fake devices: done cycle of the work in flight (-1: none) and the geometry it started
+    // with.
+    int64_t coreDoneAt = -1;
+    std::vector<int64_t> ldDoneAt(size_t(nt), -1), stDoneAt(size_t(nt), -1);
+    std::vector<Geo> ldHeld(static_cast<size_t>(nt)), stHeld(static_cast<size_t>(nt));
+    std::map<std::pair<int, int>, int64_t> count;
+
+    for (int64_t rc = 0; rc < e.done; ++rc) {
+      const bool wantBusy = rc >= 1;
+      io.rst(rc == abortAt);
+      io.start(rc == 0 || (wantBusy && rng.chance(0.05)));
+      io.coreDone(coreDoneAt == rc);
+      uint64_t ld = 0, st = 0;
+      for (int t = 0; t < nt; ++t) {
+        if (ldDoneAt[size_t(t)] == rc) ld |= uint64_t{1} << t;
+        if (stDoneAt[size_t(t)] == rc) st |= uint64_t{1} << t;
+      }
+      io.ldDone(ld);
+      io.stDone(st);
+      m.eval();
+      if (rc == abortAt) {
+        tick();
+        idleInputs(io);
+        m.eval();
+        if (io.busy() || io.done() || io.accZero() != 0 || io.half() != rtl::mask(nt) ||
+            io.coreStart() || io.ldStart() || io.stStart())
+          fail(c, rc + 1, "state after rst");
+        return;
+      }
+
+      if (io.busy() != wantBusy) fail(c, rc, rtl::mismatch("busy", io.busy(), wantBusy));
+      if (io.done() != (rc == 0 && prevDone))
+        fail(c, rc, rtl::mismatch("done", io.done(), rc == 0 && prevDone));
+      if (wantBusy) {
+        const Phase* ph = nullptr;
+        for (const Phase& x : e.phases)
+          if (x.first <= rc && rc <= x.last) ph = &x;
+        if (!ph) fail(c, rc, "no phase holds this cycle (model)");
+        if (io.half() != ph->half)
+          fail(c, rc, rtl::mismatch("half", int64_t(io.half()), int64_t(ph->half)));
+        if (io.accZero() != ph->accZero)
+          fail(c, rc, rtl::mismatch("acc_zero", int64_t(io.accZero()), int64_t(ph->accZero)));
+      } else if (io.accZero() != 0) {
+        fail(c, rc, "acc_zero while idle");
+      }
+
+      // Starts: exactly the model's, in the model's cycle, with its geometry.
+      auto check = [&](Kind kind, int t, bool got, const Geo& geo) {
+        auto& q = queue[{kind, t}];
+        size_t& i = next[{kind, t}];
+        const bool want = i < q.size() && q[i]->start == rc;
+        const std::string who = std::string(kindName(kind)) + (kind == kCore ? "" : " of ") +
+                                (kind == kCore ? "" : c.t[size_t(t)].name);
+        if (got != want) {
+          std::string exp = i < q.size()
+                                ? "next expected in run cycle " + std::to_string(q[i]->start) +
+                                      " for step " + std::to_string(q[i]->step)
+                                : "none expected any more";
+          fail(c, rc, who + (got ? " started" : " did not start") + " (" + exp + ")");
+        }
+        if (!got) return int64_t(-1);
+        if (kind != kCore && !(geo == q[i]->geo))
+          fail(c, rc,
+               who + " step " + std::to_string(q[i]->step) + ": " + geo.str() + ", expected " +
+                   q[i]->geo.str());
+        const int64_t done = rc + delay(kind, t, count[{kind, t}]++);
+        if (done != q[i]->done) fail(c, rc, "bench and model disagree on a delay");
+        ++i;
+        return done;
+      };
+      if (int64_t d = check(kCore, 0, io.coreStart(), Geo{}); d >= 0) coreDoneAt = d;
+      for (int t = 0; t < nt; ++t) {
+        const Geo lg = io.ldGeo(t), sg = io.stGeo(t);
+        if (int64_t d = check(kLoad, t, (io.ldStart() >> t) & 1, lg); d >= 0) {
+          ldDoneAt[size_t(t)] = d;
+          ldHeld[size_t(t)] = lg;
+        }
+        if (int64_t d = check(kStore, t, (io.stStart() >> t) & 1, sg); d >= 0) {
+          stDoneAt[size_t(t)] = d;
+          stHeld[size_t(t)] = sg;
+        }
+        // Geometry held from start to done.
+        if (ldDoneAt[size_t(t)] >= rc && !(lg == ldHeld[size_t(t)]))
+          fail(c, rc, std::string("load geometry of ") + c.t[size_t(t)].name + " not held");
+        if (stDoneAt[size_t(t)] >= rc && !(sg == stHeld[size_t(t)]))
+          fail(c, rc, std::string("store geometry of ") + c.t[size_t(t)].name + " not held");
+      }
+      tick();
+      ++checkedCycles;
+    }
+    for (auto& [key, q] : queue)
+      if (next[key] != q.size())
+        fail(c, e.done, std::string(kindName(Kind(key.first))) + " events missing");
+  }
+};
+
+// Hand-derived facts about the configurations, to check the model itself.
+void checkModel(const Config& c, const Model& model) {
+  auto count = [&](Kind kind, int t) {
+    int64_t n = 0;
+    for (int64_t s = 0; s < model.steps(); ++s)
+      n += kind == kLoad    ? model.load(t, s)
+           : kind == kStore ? model.store(t, s)
+                            : model.accZero(t, s);
+    return n;
+  };
+  struct Want {
+    const char* cfg;
+    int t;
+    Kind kind; // kCore counts acc_zero steps
+    int64_t n;
+  };
+  // c0: A and B change every step (k innermost), C once per (i, j) and never reloaded.
+  // c1: C of one step per run, reloaded for k > 0; A changes with i, B every step.
+  // c2: A every step, x per k, y reloaded for k = 1. c4: O's runs are 2 steps (c innermost).
+  // c7: D's runs are 3 steps (j innermost), C's one; both reloaded for k = 1.
+  const Want wants[] = {
+      {"c0", 0, kLoad, 27},  {"c0", 1, kLoad, 27}, {"c0", 2, kLoad, 0},   {"c0", 2, kStore, 9},
+      {"c0", 2, kCore, 9},   {"c1", 0, kLoad, 18}, {"c1", 0, kStore, 27}, {"c1", 0, kCore, 9},
+      {"c1", 1, kLoad, 9},   {"c1", 2, kLoad, 27}, {"c2", 0, kLoad, 8},   {"c2", 1, kLoad, 2},
+      {"c2", 2, kLoad, 4},   {"c2", 2, kStore, 8}, {"c3", 0, kLoad, 1},   {"c3", 2, kStore, 1},
+      {"c4", 0, kLoad, 1},   {"c4", 1, kLoad, 3},  {"c4", 1, kStore, 6},  {"c4", 1, kCore, 3},
+      {"c4", 2, kLoad, 12},  {"c4", 3, kLoad, 12}, {"c5", 0, kStore, 5},  {"c5", 0, kLoad, 0},
+      {"c6", 0, kLoad, 6},   {"c7", 0, kStore, 6}, {"c7", 0, kLoad, 3},   {"c7", 0, kCore, 3},
+      {"c7", 1, kStore, 18}, {"c7", 1, kLoad, 9},  {"c7", 1, kCore, 9},   {"c7", 2, kLoad, 6},
+      {"c7", 3, kLoad, 18},
+  };
+  for (const Want& w : wants)
+    if (std::string(c.name).rfind(w.cfg, 0) == 0 && count(w.kind, w.t) != w.n)
+      rtl::fail(kTest, 0,
+                std::string(c.name) + ": model counts " + std::to_string(count(w.kind, w.t)) +
+                    " for a hand-derived " + std::to_string(w.n));
+  // c0: A's tile (i = 1, k = 2) at step 1*9 + 0*3 + 2 = 11: rows 4..7, cols 8..8 of a 10 x 9
+  // int8 tensor at base 1000: 1000 + 4 * 9 + 8.
+  if (std::string(c.name).rfind("c0", 0) == 0 && !(model.geo(0, 11, 1000) == Geo{1044, 4, 1}))
+    rtl::fail(kTest, 0, "c0: model geometry of A at step 11: " + model.geo(0, 11, 1000).str());
+  // c3 with core 7, loads 5, stores 3 cycles: phase -1 loads A (1..6) and B (7..12), phase 0
+  // computes 13..20, phase 1 stores C 21..24: done in cycle 25.
+  if (std::string(c.name).rfind("c3", 0) == 0) {
+    auto fixed = [](Kind k, int, int64_t) -> int64_t {
+      return k == kCore ? 7 : k == kLoad ? 5 : 3;
+    };
+    const int64_t d = model.run({0, 0, 0}, fixed).done;
+    if (d != 25) rtl::fail(kTest, 0, "c3: model done in cycle " + std::to_string(d) + ", not 25");
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  auto ctx = rtl::makeContext(argc, argv);
+  Vtb m(ctx.get());
+  rtl::Rng rng(14);
+  std::vector<Io> ios = {IO(c0, 32, 5), IO(c1, 40, 3), IO(c2, 32, 16), IO(c3, 64, 4),
+                         IO(c4, 64, 6), IO(c5, 16, 2), IO(c6, 12, 2),  IO(c7, 32, 4)};
+  Bench b{m, rng};
+
+  m.clk = 0;
+  for (Io& io : ios) {
+    b.idleInputs(io);
+    io.rst(true);
+  }
+  m.eval();
+  b.tick();
+  for (Io& io : ios)
+    io.rst(false);
+
+  size_t ci = 0;
+  long runs = 0, conflicts = 0;
+  for (const Config& c : kConfigs) {
+    Io& io = ios[ci++];
+    const Model model(c);
+    checkModel(c, model);
+    const int nt = model.tensors();
+    auto randomBases = [&] {
+      std::vector<uint64_t> bases;
+      for (int t = 0; t < nt; ++t)
+        bases.push_back(rng.chance(0.3) ? rtl::mask(c.addrW) - rng.bits(8) // wraps
+                                        : rng.bits(c.addrW));
+      return bases;
+    };
+    bool prevDone = false;
+    uint64_t seed = 1;
+    for (int rep = 0; rep < 2; ++rep) {
+      for (const Mode& md : kModes) {
+        const Delay delay = modeDelay(md, seed++);
+        const std::vector<uint64_t> bases = randomBases();
+        const Expected e = model.run(bases, delay);
+        for (const Event& ev : e.events)
+          conflicts += ev.kind == kLoad && ev.step >= 2 && model.store(ev.t, ev.step - 2);
+        b.run(c, io, model, bases, delay, e, prevDone);
+        ++runs;
+        if (md.coreLo == 1 && md.coreHi == 1 && rep == 0)
+          std::printf("%s: %s: %lld buffer tiles, done in cycle %lld\n", kTest, c.name,
+                      (long long)model.steps(), (long long)e.done);
+        // Back to back (start in the done cycle) or after a gap.
+        prevDone = true;
+        for (int gap = rng.range(0, 3); gap > 0; --gap) {
+          b.idleInputs(io);
+          m.eval();
+          if (io.busy() || io.done() != prevDone || io.coreStart() || io.ldStart() || io.stStart())
+            b.fail(c, -1, "not idle after done");
+          prevDone = false;
+          b.tick();
+        }
+      }
+      // A run cut by rst half way; the next run must not notice.
+      const Delay delay = modeDelay(kModes[1], seed++);
+      const std::vector<uint64_t> bases = randomBases();
+      const Expected e = model.run(bases, delay);
+      b.run(c, io, model, bases, delay, e, prevDone, e.done / 2);
+      prevDone = false;
+    }
+    // Let the last done pulse pass.
+    b.idleInputs(io);
+    m.eval();
+    if (io.done() != prevDone || io.busy()) b.fail(c, -1, "done pulse at the end");
+    b.tick();
+    m.eval();
+    if (io.done() || io.busy()) b.fail(c, -1, "done longer than one cycle");
+  }
+  if (conflicts == 0) rtl::fail(kTest, b.cycle, "no load waited for its store (test too weak)");
+  std::printf("%s: OK (%zu configurations, %ld runs, %ld loads after their store, %ld cycles)\n",
+              kTest, std::size(kConfigs), runs, conflicts, b.checkedCycles);
+  return 0;
+}
