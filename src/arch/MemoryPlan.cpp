@@ -31,6 +31,26 @@ dataflow::Dataflow tileDataflow(const dataflow::Dataflow& d, const dataflow::Sta
 
 } // namespace
 
+std::string memoryBuildProblem(const dataflow::StatementView& v,
+                               const std::vector<int64_t>& elementBits) {
+  for (size_t i = 0; i < v.accesses.size(); ++i) {
+    const dataflow::AccessView& a = v.accesses[i];
+    const int64_t bits = i < elementBits.size() ? elementBits[i] : 8;
+    if (a.shape.size() > 2 || bits % 8 != 0)
+      return a.name + " has " + std::to_string(a.shape.size()) + " dimensions of " +
+             std::to_string(bits) +
+             "-bit elements; the DMA moves tiles of tensors of at most two dimensions and "
+             "whole bytes";
+    const std::vector<int> loops = dimensionLoops(a);
+    for (size_t r = 0; r < loops.size(); ++r)
+      if (loops[r] < 0)
+        return "dimension " + std::to_string(r) + " of " + a.name +
+               " is not indexed by a single loop; the memory system moves only boxes of a "
+               "tensor";
+  }
+  return "";
+}
+
 std::pair<tc::Program, dataflow::StatementView> bufferTileProblem(const tc::Program& prog,
                                                                   const dataflow::StatementView& v,
                                                                   const dse::BufferTiling& t) {

@@ -251,6 +251,21 @@ dataflow::Dataflow chunked(const dataflow::StatementView& v, const dataflow::Dat
   return out;
 }
 
+dataflow::Dataflow unchunked(const dataflow::StatementView& v, const dataflow::Dataflow& d) {
+  dataflow::Dataflow out = d;
+  const detail::Space s = detail::searchSpace(v, d);
+  for (int l : s.timeLoops) {
+    // chunkLoop appends the chunk's quotient last; an array tiling never cuts a time loop.
+    auto it = std::find_if(out.outer.begin(), out.outer.end(),
+                           [&](const dataflow::OuterDim& o) { return o.loop == l; });
+    if (it == out.outer.end() || it->factor != s.factor[size_t(l)]) continue;
+    out.outer.erase(it);
+    for (dataflow::InnerDim& in : out.inner)
+      if (in.loop == l) in.factor = v.extent[size_t(l)];
+  }
+  return out;
+}
+
 std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
                                              const dataflow::Dataflow& d,
                                              const std::vector<ir::OrientedEntry>& entries,

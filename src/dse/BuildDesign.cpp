@@ -1,6 +1,10 @@
 // From a written dataflow to its design with no search at all (see Select.h).
 
+#include "ExploreCommon.h"
+
 #include "rubick/dataflow/Decompose.h"
+#include "rubick/dse/BufferSearch.h"
+#include "rubick/dse/DesignId.h"
 #include "rubick/dse/Select.h"
 #include "rubick/support/Diagnostic.h"
 
@@ -46,6 +50,23 @@ DesignPoint buildDesign(const dataflow::StatementView& v, const ExploreOptions& 
                                     std::to_string(d.p) + "x" + std::to_string(d.q) +
                                     ", above the limit of " + std::to_string(c.maxPorts) +
                                     " (--max-ports)");
+  }
+  if (c.memory.enabled()) {
+    // As explore costs it: the best buffer tiling under the budget, which may cut the time
+    // loops into chunks. A dataflow explore lists is already cut: the search starts from it
+    // uncut, as explore's did.
+    std::optional<BufferChoice> buffer = bestBufferTiling(v, unchunked(v, d), out.entries,
+                                                          c.elementBits, c.memory, c.bufferBytes);
+    if (!buffer)
+      throw Error("--dataflow", "no buffer tiling of this dataflow fits the budget of " +
+                                    std::to_string(c.bufferBytes) + " bytes (--buffer-kib)");
+    out.dataflow = buffer->dataflow;
+    out.metrics = detail::withMemory(evaluate(v, out.dataflow, out.entries, c.elementBits, o.costs),
+                             buffer->metrics, out.dataflow);
+    out.buffer = std::move(buffer->tiling);
+    out.memory = std::move(buffer->metrics);
+    out.id = designId(v, out.dataflow, c.elementBits, detail::memoryIdText(out.buffer, c.memory));
+    return out;
   }
   out.metrics = evaluate(v, d, out.entries, c.elementBits, o.costs);
   if (c.bufferBytes && out.metrics.bufferBytes > c.bufferBytes)

@@ -3,7 +3,6 @@
 #include "rubick/dataflow/DataflowSpec.h"
 #include "rubick/dataflow/Decompose.h"
 #include "rubick/support/Diagnostic.h"
-#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <set>
@@ -136,10 +135,6 @@ std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const E
                                        const Selection& s, const std::string& command,
                                        size_t* selected) {
   checkSelection(s);
-  if (o.constraints.memory.enabled())
-    throw Unsupported(command, "designs with an external memory are explored but not built yet "
-                               "(the DMA and ping-pong banks are not emitted): drop "
-                               "--mem-bandwidth, or use a target without 'memory'");
   const TensorChoices choices = parseChoices(s, v);
   std::vector<DesignPoint> chosen;
   if (s.pipeline)

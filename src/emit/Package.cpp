@@ -4,12 +4,14 @@
 #include "ReadmeText.h"
 
 #include "rubick/arch/HostMap.h"
+#include "rubick/arch/MemoryPlan.h"
 #include "rubick/arch/Plan.h"
 #include "rubick/dataflow/Decompose.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
+#include "rubick/support/Unsupported.h"
 
 #include <nlohmann/json.hpp>
 
@@ -176,7 +178,11 @@ std::string readme(const arch::Plan& plan, const dse::DesignPoint& pt, const std
 std::vector<File> package(const tc::Program& prog, const dataflow::StatementView& v,
                           const dse::DesignPoint& point, const dse::ExploreOptions& o,
                           const std::string& name) {
-  if (!point.buffer.size.empty()) return detail::packageMemory(prog, v, point, o, name);
+  if (!point.buffer.size.empty()) {
+    const std::string problem = arch::memoryBuildProblem(v, o.constraints.elementBits);
+    if (!problem.empty()) throw Unsupported("emit", problem);
+    return detail::packageMemory(prog, v, point, o, name);
+  }
   arch::Plan plan =
       arch::makePlan(prog, v, point.dataflow, point.entries, o.constraints.elementBits, name);
   std::vector<arch::TensorMap> maps = arch::hostMap(prog, v, point.dataflow, plan);

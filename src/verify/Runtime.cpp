@@ -69,13 +69,13 @@ std::vector<std::string> globalClasses(const std::string& classesMk) {
 }
 
 std::vector<std::string> Prebuilt::makeVariables(const std::vector<std::string>& designGlobals,
-                                                 BuildMode mode) const {
+                                                 BuildMode mode, Harness h) const {
   std::vector<std::string> vars;
   // Quoted because make hands these to the shell. g++ uses the .gch only when the flags match
   // those it was built with (else it reads the header itself), so this is never wrong.
   if (mode == BuildMode::Quick && !pch.empty())
     vars.push_back("USER_CPPFLAGS=-include '" + pch + "'");
-  std::string link = "'" + harness + "'";
+  std::string link = "'" + (h == Harness::Memory ? memHarness : harness) + "'";
   if (designGlobals != globals) {
     vars.push_back("USER_LDLIBS=" + link);
     return vars;
@@ -143,10 +143,12 @@ std::optional<Prebuilt> load(const fs::path& dir, const std::string& key) {
   const fs::path obj = dir / "obj";
   p.globals = globalClasses(readFile(obj / "Vdut_classes.mk"));
   p.harness = (obj / "harness.o").string();
+  p.memHarness = (obj / "mem_harness.o").string();
   for (const std::string& g : p.globals)
     p.objects.push_back((obj / (g + ".o")).string());
   p.pch = (dir / kPchHeader).string();
-  if (p.globals.empty() || !fs::exists(p.harness) || !fs::exists(p.pch + ".gch"))
+  if (p.globals.empty() || !fs::exists(p.harness) || !fs::exists(p.memHarness) ||
+      !fs::exists(p.pch + ".gch"))
     return std::nullopt;
   for (const std::string& o : p.objects)
     if (!fs::exists(o)) return std::nullopt;
@@ -181,11 +183,12 @@ Runtime::Runtime(const std::string& root, unsigned jobs)
   fs::create_directories(root_, ec);
   if (ec) throw Error(root_, "cannot create directory: " + ec.message());
   const fs::path scratch = fs::path(root_) / ("probe-" + std::to_string(::getpid()) + ".log");
-  key_ = "rubick simulation runtime 2\n" + commandOutput({"verilator", "--version"}, scratch) +
+  key_ = "rubick simulation runtime 3\n" + commandOutput({"verilator", "--version"}, scratch) +
          commandOutput({"g++", "--version"}, scratch);
   for (const std::string& a : verilatorCommand(false, "obj"))
     key_ += a + " ";
-  key_ += "\n" + emit::simTemplates().at("rubick_harness");
+  for (const char* t : {"rubick_harness", "rubick_mem_harness", "rubick_axi_mem"})
+    key_ += "\n" + emit::simTemplates().at(t);
 }
 
 const Prebuilt& Runtime::get(bool trace) {
@@ -219,6 +222,7 @@ Prebuilt Runtime::build(bool trace) const {
   RemoveOnExit cleanup(tmp);
   writeFile(tmp / "stub.v", "module rubick_stub(input wire clk);\nendmodule\n");
   writeFile(tmp / "harness.cpp", emit::simTemplates().at("rubick_harness"));
+  writeFile(tmp / "mem_harness.cpp", emit::simTemplates().at("rubick_mem_harness"));
   writeFile(tmp / "key.txt", key_ + "\nflavour " + flavour + "\n");
   const fs::path log = tmp / "build.log";
   // A failed build's log outlives the build directory.
@@ -234,10 +238,13 @@ Prebuilt Runtime::build(bool trace) const {
     }
   };
   std::vector<std::string> gen = verilatorCommand(trace, "obj");
-  gen.insert(gen.end(), {"--top-module", "rubick_stub", "stub.v", "harness.cpp"});
+  gen.insert(gen.end(),
+             {"--top-module", "rubick_stub", "stub.v", "harness.cpp", "mem_harness.cpp"});
   run(gen);
+  // In the make directory, which is on the compiler's include path (-I.).
+  writeFile(tmp / "obj" / "rubick_axi_mem.h", emit::simTemplates().at("rubick_axi_mem"));
   std::vector<std::string> make = makeCommand("obj", jobs_);
-  make.push_back("harness.o");
+  make.insert(make.end(), {"harness.o", "mem_harness.o"});
   for (const std::string& g : globalClasses(readFile(tmp / "obj" / "Vdut_classes.mk")))
     make.push_back(g + ".o");
   run(make);

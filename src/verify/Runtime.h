@@ -29,11 +29,17 @@ namespace rubick::verify {
 ///  - Optimised: as Verilator's own makefile does (modules inlined, -Os): for long simulations.
 enum class BuildMode { Quick, Optimised };
 
+/// Which testbench core a design links: the host-port one (rubick_harness.cpp, designs whose
+/// tensors live in their banks) or the AXI one (rubick_mem_harness.cpp, designs with a memory
+/// system).
+enum class Harness { Host, Memory };
+
 /// The objects of one flavour, ready to link.
 struct Prebuilt {
   std::string key;                  // differs whenever any object could
   std::vector<std::string> globals; // Verilator's runtime classes, as Vdut_classes.mk lists them
-  std::string harness;              // absolute path of the testbench core's object
+  std::string harness;              // absolute path of the host testbench core's object
+  std::string memHarness;           // absolute path of the memory testbench core's object
   std::vector<std::string> objects; // absolute paths of the runtime classes' objects
   std::string pch;                  // absolute path of the header whose .gch holds verilated.h
   double seconds = 0;               // time this process spent building it (0: reused)
@@ -42,7 +48,7 @@ struct Prebuilt {
   /// objects when the design lists the same runtime classes; otherwise link only the harness.
   /// A quick build also includes the precompiled verilated.h.
   std::vector<std::string> makeVariables(const std::vector<std::string>& designGlobals,
-                                         BuildMode mode) const;
+                                         BuildMode mode, Harness h) const;
 };
 
 class Runtime {

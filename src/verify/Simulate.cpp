@@ -92,7 +92,8 @@ std::string runtimeRoot(const Options& o) {
 namespace {
 
 void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
-  d.files.push_back({"dut.cpp", emit::simTemplates().at("rubick_dut")});
+  d.files.push_back({"dut.cpp", emit::simTemplates().at(
+                                    d.harness == Harness::Memory ? "rubick_mem_dut" : "rubick_dut")});
   injectFault(d.files, d.faultyArray);
   // The build is reused when every input of it is unchanged: the design's files, the prebuilt
   // runtime it links and the build mode. READMEs do not matter to it.
@@ -141,7 +142,8 @@ void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned build
     run(gen);
     std::vector<std::string> make = makeCommand(mdir, buildJobs);
     for (const std::string& var :
-         rt.makeVariables(globalClasses(readFile(d.dir / mdir / "Vdut_classes.mk")), mode))
+         rt.makeVariables(globalClasses(readFile(d.dir / mdir / "Vdut_classes.mk")), mode,
+                          d.harness))
       make.push_back(var);
     for (const std::string& var : modeMakeVariables(mode))
       make.push_back(var);
@@ -160,7 +162,8 @@ void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned build
     auto run = [&](const fs::path& program, const std::string& wave) {
       const std::string log = (d.dir / ("run_" + std::to_string(seed) + ".log")).string();
       fs::remove(log);
-      std::vector<std::string> args = {program.string(), "design.json", stim};
+      std::vector<std::string> args = {program.string(), "design.json", stim, "--seed",
+                                       std::to_string(seed)};
       if (!wave.empty()) {
         args.push_back("--wave");
         args.push_back(wave);

@@ -21,6 +21,7 @@ struct SimDesign {
   std::filesystem::path dir;     // WORK/<id>
   std::string top;               // the top module
   std::vector<emit::File> files; // the emitted files; dut.cpp is added here
+  Harness harness = Harness::Host; // which testbench core it links (and so which dut.cpp)
   std::string faultyArray;       // RUBICK_VERIFY_FAULT=rtl breaks PE (0, 0) of the first
                                  // file whose path ends with this
   std::function<std::string(uint64_t)> stimulus; // the stimulus text for a seed

@@ -4,6 +4,7 @@
 #include "Simulate.h"
 
 #include "rubick/arch/Buildable.h"
+#include "rubick/arch/MemoryPlan.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/emit/Package.h"
 #include "rubick/ref/Interpreter.h"
@@ -75,10 +76,16 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
     d.top = name + "_top";
     d.files = emit::package(prog, v, pt, eo, name);
     d.faultyArray = "_array.v";
-    // A trial loads every element through the host port, runs, and reads the output back.
-    d.simulatedCycles = pt.metrics.latency;
-    for (const dataflow::AccessView& a : v.accesses)
-      d.simulatedCycles += prog.tensors[a.tensor].elements();
+    if (!pt.buffer.size.empty()) {
+      // Tensors in the harness's memory, moved by the design's own DMA.
+      d.harness = Harness::Memory;
+      d.simulatedCycles = pt.memory.cycles;
+    } else {
+      // A trial loads every element through the host port, runs, and reads the output back.
+      d.simulatedCycles = pt.metrics.latency;
+      for (const dataflow::AccessView& a : v.accesses)
+        d.simulatedCycles += prog.tensors[a.tensor].elements();
+    }
     d.pes = pt.dataflow.p * pt.dataflow.q;
     d.stimulus = [&](uint64_t seed) { return stimulus(prog, stmt, v, seed); };
     simulate(std::move(d), o, runtime, buildJobs, r);
@@ -99,8 +106,12 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
   // Before anything is written: a statement the hardware cannot build is not a failed design.
   const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
   if (!problem.empty()) throw Unsupported("verify", problem);
-  // Every element goes in and out through the host port, and the reference model holds them
-  // all: a problem past this is not one to simulate (and would exhaust memory first).
+  if (eo.constraints.memory.enabled()) {
+    const std::string why = arch::memoryBuildProblem(v, eo.constraints.elementBits);
+    if (!why.empty()) throw Unsupported("verify", why);
+  }
+  // The reference model and the simulated memory hold every element (and without a memory
+  // system every one passes the host port): a problem past this is not one to simulate.
   int64_t elements = 0;
   for (const dataflow::AccessView& a : v.accesses)
     elements += std::min(prog.tensors[a.tensor].elements(), kMaxSimulatedElements + 1);
@@ -108,7 +119,10 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
     throw Unsupported("verify", "the tensors hold " + std::to_string(elements) +
                                     " elements; verify simulates at most " +
                                     std::to_string(kMaxSimulatedElements) +
-                                    " (every one passes the host port): use smaller sizes");
+                                    (eo.constraints.memory.enabled()
+                                         ? ""
+                                         : " (every one passes the host port)") +
+                                    ": use smaller sizes");
   prepareWork(o);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   unsigned jobs = o.jobs ? o.jobs : cores;

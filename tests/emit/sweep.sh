@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: sweep.sh RUBICK MODE PROGRAM ARRAY SIZES [LIMIT]
+# Usage: sweep.sh RUBICK MODE PROGRAM ARRAY SIZES [LIMIT [FLAG...]]
 # Picks, from `rubick explore --csv`, a deterministic sample of designs that together use every
 # access entry the program can use in every role, emits each and checks it:
 #   MODE lint:  verilator --lint-only -Wall prints nothing, and Icarus compiles it;
@@ -7,12 +7,16 @@
 # The sample is a greedy cover (each pick adds the most (role, entry) pairs not yet covered; ties
 # go to the smallest ID), about half as many designs as one per pair. Each design is emitted from
 # its row's dataflow (`emit --dataflow`, no search) and must get the row's ID.
-# LIMIT keeps only the first LIMIT designs of the sample (by id), for slow modes.
+# LIMIT keeps only the first LIMIT designs of the sample (by id), for slow modes (0: all).
+# FLAGs go to both explore and emit (e.g. a memory system: --mem-bandwidth 8 --buffer-kib 1).
 set -u
-rubick=$1 mode=$2 program=$3 array=$4 sizes=$5 limit=${6:-1000000}
+rubick=$1 mode=$2 program=$3 array=$4 sizes=$5 limit=${6:-0}
+shift $(($# < 6 ? $# : 6))
+flags=("$@")
+[ "$limit" -gt 0 ] || limit=1000000
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$rubick" explore "$program" --size "$sizes" --array "$array" --csv "$dir/all.csv" -q >/dev/null ||
+"$rubick" explore "$program" --size "$sizes" --array "$array" "${flags[@]}" --csv "$dir/all.csv" -q >/dev/null ||
   { echo "explore failed"; exit 1; }
 # Prints "id<TAB>dataflow" for the sample. Fields may be quoted (entries such as
 # "diag-systolic(-x,-y)" and the dataflow hold commas).
@@ -68,7 +72,7 @@ count=0 failed=0
 while IFS=$'\t' read -r id dataflow; do
   count=$((count + 1))
   out="$dir/$id"
-  if ! "$rubick" emit "$program" --size "$sizes" --array "$array" --dataflow "$dataflow" -o "$out" >/dev/null; then
+  if ! "$rubick" emit "$program" --size "$sizes" --array "$array" "${flags[@]}" --dataflow "$dataflow" -o "$out" >/dev/null; then
     echo "FAIL $id: emit"; failed=$((failed + 1)); continue
   fi
   got=$(sed -n 's/^  "id": "\(.*\)",$/\1/p' "$out/design.json")

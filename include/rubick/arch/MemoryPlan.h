@@ -39,6 +39,12 @@ struct MemoryPlan {
   std::vector<TensorTransfer> tensors; // per access, write first
 };
 
+/// Why statement `v` cannot be built with a memory system (its tensors moved by the DMA), or ""
+/// when it can: every tensor has at most two dimensions, each indexed by a single loop, and
+/// whole-byte elements (`elementBits`: write first, as dse::Constraints::elementBits).
+std::string memoryBuildProblem(const dataflow::StatementView& v,
+                               const std::vector<int64_t>& elementBits);
+
 /// The statement restricted to one full buffer tile: the loops' extents are the tile sizes and
 /// each tensor's shape is its tile. Throws Unsupported for an access dimension that is not a
 /// single loop.

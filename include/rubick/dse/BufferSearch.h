@@ -45,6 +45,10 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const dataflow::Da
 dataflow::Dataflow chunked(const dataflow::StatementView& v, const dataflow::Dataflow& d, int loop,
                            int64_t chunk);
 
+/// The inverse of chunked(): `d` with every time loop cut into chunks made whole again (the
+/// dataflow the buffer search started from, given one it returned).
+dataflow::Dataflow unchunked(const dataflow::StatementView& v, const dataflow::Dataflow& d);
+
 /// Search results of one statement's designs, shared by the threads of an explore run.
 class BufferSearchCache {
 public:

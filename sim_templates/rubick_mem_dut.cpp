@@ -1,0 +1,192 @@
+// rubick's testbench for designs with a memory system, the per-design part: the pins of the
+// Verilated `<name>_top` (--prefix Vdut): aclk, aresetn, the AXI4-Lite slave s_axil_*, the AXI4
+// master m_axi_* and irq. `rubick verify` writes it next to every such design as dut.cpp;
+// rubick_mem_harness.cpp, compiled once per work directory, holds everything else. Only
+// built-in types cross between the two, so a mismatch is a link error, never a silent layout
+// difference. The AXI data bus may be wider than 64 bits (Verilator's VlWide): the data crosses
+// as bytes, the strobes as one byte per bit.
+
+#include "Vdut.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+#include <cstdint>
+#include <memory>
+
+namespace {
+
+struct Dut {
+  VerilatedContext ctx;
+  std::unique_ptr<Vdut> model{new Vdut(&ctx)};
+#if VM_TRACE
+  std::unique_ptr<VerilatedFstC> trace;
+#endif
+};
+
+Dut* dut = nullptr;
+
+// 64-bit word i of a port, for ports of any width.
+template <typename T> uint64_t word(const T& port, unsigned i) {
+  return i == 0 ? uint64_t(port) : 0;
+}
+template <std::size_t N> uint64_t word(const VlWide<N>& port, unsigned i) {
+  const uint64_t lo = 2 * i < N ? port[2 * i] : 0;
+  const uint64_t hi = 2 * i + 1 < N ? port[2 * i + 1] : 0;
+  return lo | (hi << 32);
+}
+
+template <typename T> void setBytes(T& port, const uint8_t* bytes, unsigned n) {
+  uint64_t v = 0;
+  for (unsigned b = 0; b < n && b < 8; ++b)
+    v |= uint64_t(bytes[b]) << (8 * b);
+  port = static_cast<T>(v);
+}
+template <std::size_t N> void setBytes(VlWide<N>& port, const uint8_t* bytes, unsigned n) {
+  for (std::size_t w = 0; w < N; ++w) {
+    uint32_t v = 0;
+    for (unsigned b = 0; b < 4 && 4 * w + b < n; ++b)
+      v |= uint32_t(bytes[4 * w + b]) << (8 * b);
+    port[w] = v;
+  }
+}
+
+template <typename T> void getBytes(const T& port, uint8_t* bytes, unsigned n) {
+  for (unsigned b = 0; b < n; ++b)
+    bytes[b] = uint8_t(word(port, b / 8) >> (8 * (b % 8)));
+}
+template <typename T> void getBits(const T& port, uint8_t* bits, unsigned n) {
+  for (unsigned b = 0; b < n; ++b)
+    bits[b] = uint8_t((word(port, b / 64) >> (b % 64)) & 1);
+}
+
+void dump(uint64_t time) {
+#if VM_TRACE
+  if (dut->trace) dut->trace->dump(time);
+#endif
+  (void)time;
+}
+
+} // namespace
+
+// Returns false when a waveform is asked for but this build has no tracing.
+bool dutOpen(const char* wave) {
+  const bool tracing = wave && *wave;
+#if !VM_TRACE
+  if (tracing) return false;
+#endif
+  dut = new Dut;
+#if VM_TRACE
+  if (tracing) {
+    dut->ctx.traceEverOn(true);
+    dut->trace = std::make_unique<VerilatedFstC>();
+    dut->model->trace(dut->trace.get(), 99);
+    dut->trace->open(wave);
+  }
+#endif
+  return true;
+}
+
+void dutReset(bool aresetn) {
+  dut->model->aresetn = aresetn;
+}
+
+void dutAxilDrive(bool awvalid, uint32_t awaddr, bool wvalid, uint32_t wdata, bool bready,
+                  bool arvalid, uint32_t araddr, bool rready) {
+  Vdut& m = *dut->model;
+  m.s_axil_awvalid = awvalid;
+  m.s_axil_awaddr = awaddr;
+  m.s_axil_wvalid = wvalid;
+  m.s_axil_wdata = wdata;
+  m.s_axil_wstrb = 0xf;
+  m.s_axil_bready = bready;
+  m.s_axil_arvalid = arvalid;
+  m.s_axil_araddr = araddr;
+  m.s_axil_rready = rready;
+}
+
+void dutAxilSample(bool* awready, bool* wready, bool* bvalid, unsigned* bresp, bool* arready,
+                   bool* rvalid, uint32_t* rdata, unsigned* rresp) {
+  const Vdut& m = *dut->model;
+  *awready = m.s_axil_awready;
+  *wready = m.s_axil_wready;
+  *bvalid = m.s_axil_bvalid;
+  *bresp = m.s_axil_bresp;
+  *arready = m.s_axil_arready;
+  *rvalid = m.s_axil_rvalid;
+  *rdata = m.s_axil_rdata;
+  *rresp = m.s_axil_rresp;
+}
+
+// The memory's outputs (the master's inputs); rdata holds `bytes` bytes, byte i = RDATA[8i+7:8i].
+void dutAxiDrive(bool arready, bool rvalid, bool rlast, unsigned rresp, unsigned rid,
+                 const uint8_t* rdata, unsigned bytes, bool awready, bool wready, bool bvalid,
+                 unsigned bresp, unsigned bid) {
+  Vdut& m = *dut->model;
+  m.m_axi_arready = arready;
+  m.m_axi_rvalid = rvalid;
+  m.m_axi_rlast = rlast;
+  m.m_axi_rresp = rresp;
+  m.m_axi_rid = rid;
+  setBytes(m.m_axi_rdata, rdata, bytes);
+  m.m_axi_awready = awready;
+  m.m_axi_wready = wready;
+  m.m_axi_bvalid = bvalid;
+  m.m_axi_bresp = bresp;
+  m.m_axi_bid = bid;
+}
+
+// The master's outputs. wdata gets `bytes` bytes, wstrb one byte (0 or 1) per data byte.
+void dutAxiSample(bool* arvalid, uint64_t* araddr, unsigned* arlen, unsigned* arsize,
+                  unsigned* arburst, unsigned* arid, bool* rready, bool* awvalid,
+                  uint64_t* awaddr, unsigned* awlen, unsigned* awsize, unsigned* awburst,
+                  unsigned* awid, bool* wvalid, bool* wlast, uint8_t* wdata, uint8_t* wstrb,
+                  unsigned bytes, bool* bready) {
+  const Vdut& m = *dut->model;
+  *arvalid = m.m_axi_arvalid;
+  *araddr = m.m_axi_araddr;
+  *arlen = m.m_axi_arlen;
+  *arsize = m.m_axi_arsize;
+  *arburst = m.m_axi_arburst;
+  *arid = m.m_axi_arid;
+  *rready = m.m_axi_rready;
+  *awvalid = m.m_axi_awvalid;
+  *awaddr = m.m_axi_awaddr;
+  *awlen = m.m_axi_awlen;
+  *awsize = m.m_axi_awsize;
+  *awburst = m.m_axi_awburst;
+  *awid = m.m_axi_awid;
+  *wvalid = m.m_axi_wvalid;
+  *wlast = m.m_axi_wlast;
+  getBytes(m.m_axi_wdata, wdata, bytes);
+  getBits(m.m_axi_wstrb, wstrb, bytes);
+  *bready = m.m_axi_bready;
+}
+
+// The first half of cycle `cycle`: the clock low and the outputs settled on this cycle's inputs.
+void dutSettle(uint64_t cycle) {
+  dut->model->aclk = 0;
+  dut->model->eval();
+  dump(2 * cycle);
+}
+
+// The second half: the rising edge.
+void dutEdge(uint64_t cycle) {
+  dut->model->aclk = 1;
+  dut->model->eval();
+  dump(2 * cycle + 1);
+}
+
+bool dutIrq() {
+  return dut->model->irq;
+}
+
+void dutClose() {
+  dut->model->final();
+#if VM_TRACE
+  if (dut->trace) dut->trace->close();
+#endif
+  delete dut;
+  dut = nullptr;
+}

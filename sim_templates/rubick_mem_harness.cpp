@@ -1,0 +1,362 @@
+// rubick's self-checking testbench for designs with a memory system, the design-independent
+// part: `rubick verify` compiles it once per work directory (WORK/.runtime/) and links it with
+// each design's model and its rubick_mem_dut.cpp, which drives the pins.
+//
+//   sim design.json stimulus.txt [--wave FILE.fst] [--seed N] [--dram]
+//
+// The design's AXI4 master talks to rubick_axi_mem.h, configured from design.json: the bus width,
+// the memory's bandwidth (bytes per cycle) and latency, as many bursts in flight as the design
+// issues (the engines' own limit is the one that counts), fixed latency (or, with --dram, row
+// buffer timing on top). It puts every input tensor in memory row-major, each at its own base
+// address (some not aligned to the bus, varied with the trial's seed; a 4 KiB gap between
+// tensors), fills each output region
+// with a pattern, allows writes only to the output regions, writes the BASE registers over
+// AXI4-Lite, starts with CTRL = 3 (start, interrupt enable), waits for irq (with a cycle limit),
+// reads STATUS and CYCLES, and compares every output element with the expected value from the
+// stimulus (computed by rubick's reference model). It prints the first mismatches, every
+// protocol violation the memory saw, and one line
+//   RESULT PASS|FAIL mismatches=N elements=M measured=C predicted=P sim_cycles=S sim_seconds=T
+// where measured is the CYCLES register and predicted design.json's timing.cycles. It exits 0
+// only when every element matches, the memory saw no violation and no error response was
+// reported, and measured equals predicted (with --dram: reported, not required).
+
+#include "rubick_axi_mem.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+// The design under test, defined by rubick_mem_dut.cpp.
+bool dutOpen(const char* wave);
+void dutReset(bool aresetn);
+void dutAxilDrive(bool awvalid, uint32_t awaddr, bool wvalid, uint32_t wdata, bool bready,
+                  bool arvalid, uint32_t araddr, bool rready);
+void dutAxilSample(bool* awready, bool* wready, bool* bvalid, unsigned* bresp, bool* arready,
+                   bool* rvalid, uint32_t* rdata, unsigned* rresp);
+void dutAxiDrive(bool arready, bool rvalid, bool rlast, unsigned rresp, unsigned rid,
+                 const uint8_t* rdata, unsigned bytes, bool awready, bool wready, bool bvalid,
+                 unsigned bresp, unsigned bid);
+void dutAxiSample(bool* arvalid, uint64_t* araddr, unsigned* arlen, unsigned* arsize,
+                  unsigned* arburst, unsigned* arid, bool* rready, bool* awvalid,
+                  uint64_t* awaddr, unsigned* awlen, unsigned* awsize, unsigned* awburst,
+                  unsigned* awid, bool* wvalid, bool* wlast, uint8_t* wdata, uint8_t* wstrb,
+                  unsigned bytes, bool* bready);
+void dutSettle(uint64_t cycle);
+void dutEdge(uint64_t cycle);
+bool dutIrq();
+void dutClose();
+
+namespace {
+
+using rubick_sim::AxiMem;
+using rubick_sim::AxiMemConfig;
+
+struct Tensor {
+  std::string name;
+  bool output = false;
+  int bits = 0;
+  std::vector<int64_t> shape;
+  unsigned baseRegister = 0;
+  uint64_t pitch = 0; // bytes between rows
+  uint64_t base = 0;  // where this run puts it
+  std::vector<int64_t> values;
+  uint64_t elements() const {
+    uint64_t n = 1;
+    for (int64_t s : shape)
+      n *= uint64_t(s);
+    return n;
+  }
+  unsigned bytes() const { return unsigned(bits / 8); }
+  uint64_t rows() const { return shape.size() < 2 ? 1 : elements() / uint64_t(shape.back()); }
+  uint64_t footprint() const { return rows() * pitch; }
+  // Byte address of element `lin` (row-major index).
+  uint64_t address(uint64_t lin) const {
+    const uint64_t cols = uint64_t(shape.back());
+    return base + (lin / cols) * pitch + (lin % cols) * bytes();
+  }
+};
+
+int64_t wrap(int64_t v, int bits) {
+  if (bits >= 64) return v;
+  uint64_t mask = (uint64_t(1) << bits) - 1;
+  uint64_t u = uint64_t(v) & mask;
+  if (u >> (bits - 1)) u |= ~mask;
+  return int64_t(u);
+}
+
+std::string indexText(const Tensor& t, uint64_t lin) {
+  std::string s;
+  for (size_t r = t.shape.size(); r-- > 0;) {
+    s = "[" + std::to_string(lin % uint64_t(t.shape[r])) + "]" + s;
+    lin /= uint64_t(t.shape[r]);
+  }
+  return t.name + s;
+}
+
+std::vector<Tensor> readDesign(const nlohmann::json& j) {
+  std::vector<Tensor> ts;
+  for (const auto& t : j["tensors"]) {
+    Tensor x;
+    x.name = t["name"];
+    x.output = t["role"] == "output";
+    x.bits = t["element_bits"];
+    x.shape = t["shape"].get<std::vector<int64_t>>();
+    x.baseRegister = t["base_register"];
+    x.pitch = t["row_pitch_bytes"];
+    ts.push_back(std::move(x));
+  }
+  return ts;
+}
+
+// Stimulus: "tensor SELECT COUNT" or "expect SELECT COUNT", then COUNT values (row-major).
+bool readStimulus(const char* path, std::vector<Tensor>& ts) {
+  std::ifstream st(path);
+  std::string word;
+  st >> word; // rubick-stimulus
+  int version = 0;
+  st >> version;
+  while (st >> word) {
+    size_t sel = 0, count = 0;
+    st >> sel >> count;
+    if (sel >= ts.size() || count != ts[sel].elements()) {
+      std::fprintf(stderr, "stimulus does not match design.json (tensor %zu)\n", sel);
+      return false;
+    }
+    ts[sel].values.resize(count);
+    for (int64_t& v : ts[sel].values)
+      st >> v;
+  }
+  return true;
+}
+
+// Where each tensor goes: in turn from 4 KiB, each 4 KiB aligned plus an offset (a multiple of
+// its element size, varied with the seed and the tensor, zero for some) so that rows cross bus
+// words in every way, and a 4 KiB gap after each, so that a stray access lands outside every
+// tensor. Returns the memory size needed.
+uint64_t place(std::vector<Tensor>& ts, uint64_t seed, unsigned busBytes) {
+  uint64_t at = 4096;
+  for (size_t t = 0; t < ts.size(); ++t) {
+    Tensor& x = ts[t];
+    const uint64_t k = (seed * 7 + t * 3) % 5;
+    x.base = at + (k == 0 ? 0 : (k * 3 * x.bytes()) % (2 * busBytes));
+    at = (x.base + x.footprint() + 4096 + 4095) / 4096 * 4096;
+  }
+  return at + 4096;
+}
+
+// One simulated cycle of the whole bench: the memory's registered outputs to the design, the
+// design settled with the clock low, its outputs sampled, the edge, then the memory's edge.
+class Bench {
+public:
+  Bench(AxiMem& mem) : mem_(mem), master_(mem.masterPins()) {}
+
+  void axil(bool awvalid, uint32_t awaddr, bool wvalid, uint32_t wdata, bool bready, bool arvalid,
+            uint32_t araddr, bool rready) {
+    dutAxilDrive(awvalid, awaddr, wvalid, wdata, bready, arvalid, araddr, rready);
+  }
+
+  void tick() {
+    const rubick_sim::AxiSlavePins& s = mem_.pins();
+    dutAxiDrive(s.arready, s.rvalid, s.rlast, s.rresp, s.rid, s.rdata.data(),
+                unsigned(s.rdata.size()), s.awready, s.wready, s.bvalid, s.bresp, s.bid);
+    dutSettle(cycle_);
+    rubick_sim::AxiMasterPins& m = master_;
+    dutAxiSample(&m.arvalid, &m.araddr, &m.arlen, &m.arsize, &m.arburst, &m.arid, &m.rready,
+                 &m.awvalid, &m.awaddr, &m.awlen, &m.awsize, &m.awburst, &m.awid, &m.wvalid,
+                 &m.wlast, m.wdata.data(), m.wstrb.data(), unsigned(m.wdata.size()), &m.bready);
+    dutAxilSample(&lite.awready, &lite.wready, &lite.bvalid, &lite.bresp, &lite.arready,
+                  &lite.rvalid, &lite.rdata, &lite.rresp);
+    dutEdge(cycle_);
+    mem_.tick(m);
+    ++cycle_;
+  }
+  uint64_t cycle() const { return cycle_; }
+
+  // The AXI4-Lite slave's outputs as sampled before the last edge.
+  struct Lite {
+    bool awready = false, wready = false, bvalid = false, arready = false, rvalid = false;
+    unsigned bresp = 0, rresp = 0;
+    uint32_t rdata = 0;
+  } lite;
+
+  // One AXI4-Lite write (address and data offered together); false if it did not complete
+  // within `limit` cycles or was answered with an error.
+  bool write(uint32_t addr, uint32_t data, uint64_t limit = 64) {
+    bool aw = true, w = true;
+    for (uint64_t i = 0; i < limit; ++i) {
+      axil(aw, addr, w, data, true, false, 0, false);
+      tick();
+      if (aw && lite.awready) aw = false;
+      if (w && lite.wready) w = false;
+      if (lite.bvalid && !aw && !w) {
+        axil(false, 0, false, 0, false, false, 0, false);
+        return lite.bresp == 0;
+      }
+    }
+    return false;
+  }
+
+  bool read(uint32_t addr, uint32_t* data, uint64_t limit = 64) {
+    bool ar = true;
+    for (uint64_t i = 0; i < limit; ++i) {
+      axil(false, 0, false, 0, false, ar, addr, true);
+      tick();
+      if (ar && lite.arready) ar = false;
+      if (lite.rvalid && !ar) {
+        axil(false, 0, false, 0, false, false, 0, false);
+        *data = lite.rdata;
+        return lite.rresp == 0;
+      }
+    }
+    return false;
+  }
+
+private:
+  AxiMem& mem_;
+  rubick_sim::AxiMasterPins master_;
+  uint64_t cycle_ = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr,
+                 "usage: %s design.json stimulus.txt [--wave FILE.fst] [--seed N] [--dram]\n",
+                 argv[0]);
+    return 2;
+  }
+  std::string wave;
+  bool dram = false;
+  uint64_t seed = 0;
+  for (int i = 3; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--wave" && i + 1 < argc) wave = argv[++i];
+    if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    if (a == "--dram") dram = true;
+  }
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(argv[1]));
+  std::vector<Tensor> ts = readDesign(j);
+  if (!readStimulus(argv[2], ts)) return 2;
+  AxiMemConfig c;
+  c.dataBytes = j["axi"]["data_bits"].get<unsigned>() / 8;
+  c.bytesPerCycle = j["memory"]["bus_bytes"].get<unsigned>();
+  c.latency = j["memory"]["latency"].get<unsigned>();
+  c.maxOutstanding = 256;
+  c.dram = dram;
+  c.size = place(ts, seed, c.dataBytes);
+  AxiMem mem(c);
+  for (const Tensor& x : ts) {
+    const unsigned eb = x.bytes();
+    if (x.output) {
+      // A pattern, so that an element the design never writes cannot pass by chance of zeros.
+      for (uint64_t e = 0; e < x.elements(); ++e)
+        for (unsigned b = 0; b < eb; ++b) {
+          const uint8_t v = uint8_t(0xa5 ^ (e * 29 + b));
+          mem.store(x.address(e) + b, &v, 1);
+        }
+      for (uint64_t r = 0; r < x.rows(); ++r)
+        mem.allowWrites(x.base + r * x.pitch, uint64_t(x.shape.back()) * eb);
+      continue;
+    }
+    for (uint64_t e = 0; e < x.elements(); ++e) {
+      const uint64_t v = uint64_t(x.values[e]);
+      for (unsigned b = 0; b < eb; ++b) {
+        const uint8_t byte = uint8_t(v >> (8 * b));
+        mem.store(x.address(e) + b, &byte, 1);
+      }
+    }
+  }
+  if (!dutOpen(wave.c_str())) {
+    std::fprintf(stderr, "this build has no waveform support (build with --trace-fst)\n");
+    return 2;
+  }
+
+  // sim_seconds covers every cycle sim_cycles counts, from reset to the last read.
+  const auto t0 = std::chrono::steady_clock::now();
+  Bench b(mem);
+  b.axil(false, 0, false, 0, false, false, 0, false);
+  dutReset(false);
+  for (int i = 0; i < 4; ++i)
+    b.tick();
+  dutReset(true);
+  b.tick();
+  bool regsOk = true;
+  for (const Tensor& x : ts) {
+    const uint32_t at = 0x20 + 8 * x.baseRegister;
+    regsOk = b.write(at, uint32_t(x.base)) && regsOk;
+    regsOk = b.write(at + 4, uint32_t(x.base >> 32)) && regsOk;
+  }
+  const uint64_t predicted = j.contains("timing") ? j["timing"]["cycles"].get<uint64_t>() : 0;
+  const uint64_t model = j["model"]["cycles"].get<uint64_t>();
+  const uint64_t limit = 2 * std::max(predicted, model) + 10000;
+  regsOk = b.write(0x00, 3) && regsOk;
+  const uint64_t started = b.cycle();
+  while (!dutIrq() && b.cycle() - started < limit)
+    b.tick();
+  const bool finished = dutIrq();
+  uint32_t status = 0, lo = 0, hi = 0;
+  regsOk = b.read(0x04, &status) && regsOk;
+  regsOk = b.read(0x10, &lo) && regsOk;
+  regsOk = b.read(0x14, &hi) && regsOk;
+  const uint64_t measured = (uint64_t(hi) << 32) | lo;
+  // The design must be idle now: a few more cycles show a stray late write, if any.
+  for (int i = 0; i < 64; ++i)
+    b.tick();
+
+  size_t mismatches = 0, elements = 0;
+  for (const Tensor& x : ts) {
+    if (!x.output || !finished) continue;
+    const unsigned eb = x.bytes();
+    for (uint64_t e = 0; e < x.elements(); ++e) {
+      ++elements;
+      uint64_t raw = 0;
+      for (unsigned by = 0; by < eb; ++by)
+        raw |= uint64_t(mem.byte(x.address(e) + by)) << (8 * by);
+      const int64_t got = wrap(int64_t(raw), x.bits);
+      const int64_t want = wrap(x.values[e], x.bits);
+      if (got != want && mismatches++ < 10)
+        std::printf("mismatch %s: expected %lld, got %lld\n", indexText(x, e).c_str(),
+                    static_cast<long long>(want), static_cast<long long>(got));
+    }
+  }
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const uint64_t simCycles = b.cycle();
+  dutClose();
+  const bool statusOk = finished && (status & 1) && !(status & 4);
+  for (size_t i = 0; i < mem.violations().size() && i < 10; ++i)
+    std::printf("AXI violation: %s\n", mem.violations()[i].c_str());
+  if (!finished)
+    std::printf("irq did not rise within %llu cycles\n", static_cast<unsigned long long>(limit));
+  else if (!statusOk)
+    std::printf("STATUS = 0x%x after irq (expected DONE and no ERROR)\n", status);
+  if (!regsOk) std::printf("an AXI4-Lite access did not complete or was answered with an error\n");
+  if (!j.contains("timing")) std::printf("design.json has no timing.cycles to compare with\n");
+  const rubick_sim::AxiMemStats& st = mem.stats();
+  std::printf("memory: %llu bytes read in %llu bursts, %llu bytes written in %llu bursts, "
+              "model %llu cycles\n",
+              static_cast<unsigned long long>(st.bytesRead),
+              static_cast<unsigned long long>(st.readBursts),
+              static_cast<unsigned long long>(st.bytesWritten),
+              static_cast<unsigned long long>(st.writeBursts),
+              static_cast<unsigned long long>(model));
+  const bool exact = measured == predicted || dram;
+  const bool pass =
+      finished && statusOk && regsOk && mismatches == 0 && mem.violationCount() == 0 && exact;
+  // Microseconds, so small runs still give a usable cycles-per-second figure.
+  std::printf("RESULT %s mismatches=%zu elements=%zu measured=%llu predicted=%llu sim_cycles=%llu "
+              "sim_seconds=%.6f\n",
+              pass ? "PASS" : "FAIL", mismatches, elements,
+              static_cast<unsigned long long>(finished ? measured : 0),
+              static_cast<unsigned long long>(predicted),
+              static_cast<unsigned long long>(simCycles), secs);
+  return pass ? 0 : 1;
+}
