@@ -11,6 +11,8 @@
 //   RESULT PASS|FAIL mismatches=N elements=M measured=C predicted=P sim_cycles=S sim_seconds=T
 // and exits 0 only when every element matches and the measured latency equals the predicted.
 
+#include "rubick_sim_values.h"
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -42,23 +44,6 @@ struct Tensor {
   std::vector<int64_t> values;
 };
 
-int64_t wrap(int64_t v, int bits) {
-  if (bits >= 64) return v;
-  uint64_t mask = (uint64_t(1) << bits) - 1;
-  uint64_t u = uint64_t(v) & mask;
-  if (u >> (bits - 1)) u |= ~mask;
-  return int64_t(u);
-}
-
-std::string indexText(const Tensor& t, size_t lin) {
-  std::string s;
-  for (size_t r = t.shape.size(); r-- > 0;) {
-    s = "[" + std::to_string(lin % t.shape[r]) + "]" + s;
-    lin /= t.shape[r];
-  }
-  return t.name + s;
-}
-
 std::vector<Tensor> readDesign(const nlohmann::json& j) {
   std::vector<Tensor> ts;
   for (const auto& t : j["tensors"]) {
@@ -76,27 +61,6 @@ std::vector<Tensor> readDesign(const nlohmann::json& j) {
     ts.push_back(std::move(x));
   }
   return ts;
-}
-
-// Stimulus: "tensor SELECT COUNT" or "expect SELECT COUNT", then COUNT values.
-bool readStimulus(const char* path, std::vector<Tensor>& ts) {
-  std::ifstream st(path);
-  std::string word;
-  st >> word; // rubick-stimulus
-  int version = 0;
-  st >> version;
-  while (st >> word) {
-    size_t sel = 0, count = 0;
-    st >> sel >> count;
-    if (sel >= ts.size() || count != ts[sel].places.size()) {
-      std::fprintf(stderr, "stimulus does not match design.json (tensor %zu)\n", sel);
-      return false;
-    }
-    ts[sel].values.resize(count);
-    for (int64_t& v : ts[sel].values)
-      st >> v;
-  }
-  return true;
 }
 
 class Clock {
@@ -120,7 +84,15 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--wave") wave = argv[i + 1];
   nlohmann::json j = nlohmann::json::parse(std::ifstream(argv[1]));
   std::vector<Tensor> ts = readDesign(j);
-  if (!readStimulus(argv[2], ts)) return 2;
+  {
+    std::vector<size_t> counts;
+    for (const Tensor& x : ts)
+      counts.push_back(x.places.size());
+    std::vector<std::vector<int64_t>> values;
+    if (!rubick_sim::readStimulus(argv[2], counts, values)) return 2;
+    for (size_t t = 0; t < ts.size(); ++t)
+      ts[t].values = std::move(values[t]);
+  }
   if (!dutOpen(wave.c_str())) {
     std::fprintf(stderr, "this build has no waveform support (build with --trace-fst)\n");
     return 2;
@@ -166,11 +138,12 @@ int main(int argc, char** argv) {
       dutRead(true, uint32_t(t), x.places[e][0].first, x.places[e][0].second);
       b.tick();
       dutRead(false, uint32_t(t), x.places[e][0].first, x.places[e][0].second);
-      int64_t got = wrap(int64_t(dutReadData()), x.bits);
-      int64_t want = wrap(x.values[e], x.bits);
+      int64_t got = rubick_sim::wrap(int64_t(dutReadData()), x.bits);
+      int64_t want = rubick_sim::wrap(x.values[e], x.bits);
       if (got != want && mismatches++ < 10)
-        std::printf("mismatch %s: expected %lld, got %lld\n", indexText(x, e).c_str(),
-                    static_cast<long long>(want), static_cast<long long>(got));
+        std::printf("mismatch %s: expected %lld, got %lld\n",
+                    rubick_sim::indexText(x.name, x.shape, e).c_str(), static_cast<long long>(want),
+                    static_cast<long long>(got));
     }
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -6,44 +6,33 @@
 // difference. The AXI data bus may be wider than 64 bits (Verilator's VlWide): the data crosses
 // as bytes, the strobes as one byte per bit.
 
-#include "Vdut.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_fst_c.h"
-#endif
+#include "rubick_dut_core.h"
 
 #include <cstdint>
-#include <memory>
 
 namespace {
 
-struct Dut {
-  VerilatedContext ctx;
-  std::unique_ptr<Vdut> model{new Vdut(&ctx)};
-#if VM_TRACE
-  std::unique_ptr<VerilatedFstC> trace;
-#endif
-};
-
-Dut* dut = nullptr;
-
 // 64-bit word i of a port, for ports of any width.
-template <typename T> uint64_t word(const T& port, unsigned i) {
+template <typename T>
+uint64_t word(const T& port, unsigned i) {
   return i == 0 ? uint64_t(port) : 0;
 }
-template <std::size_t N> uint64_t word(const VlWide<N>& port, unsigned i) {
+template <std::size_t N>
+uint64_t word(const VlWide<N>& port, unsigned i) {
   const uint64_t lo = 2 * i < N ? port[2 * i] : 0;
   const uint64_t hi = 2 * i + 1 < N ? port[2 * i + 1] : 0;
   return lo | (hi << 32);
 }
 
-template <typename T> void setBytes(T& port, const uint8_t* bytes, unsigned n) {
+template <typename T>
+void setBytes(T& port, const uint8_t* bytes, unsigned n) {
   uint64_t v = 0;
   for (unsigned b = 0; b < n && b < 8; ++b)
     v |= uint64_t(bytes[b]) << (8 * b);
   port = static_cast<T>(v);
 }
-template <std::size_t N> void setBytes(VlWide<N>& port, const uint8_t* bytes, unsigned n) {
+template <std::size_t N>
+void setBytes(VlWide<N>& port, const uint8_t* bytes, unsigned n) {
   for (std::size_t w = 0; w < N; ++w) {
     uint32_t v = 0;
     for (unsigned b = 0; b < 4 && 4 * w + b < n; ++b)
@@ -52,41 +41,18 @@ template <std::size_t N> void setBytes(VlWide<N>& port, const uint8_t* bytes, un
   }
 }
 
-template <typename T> void getBytes(const T& port, uint8_t* bytes, unsigned n) {
+template <typename T>
+void getBytes(const T& port, uint8_t* bytes, unsigned n) {
   for (unsigned b = 0; b < n; ++b)
     bytes[b] = uint8_t(word(port, b / 8) >> (8 * (b % 8)));
 }
-template <typename T> void getBits(const T& port, uint8_t* bits, unsigned n) {
+template <typename T>
+void getBits(const T& port, uint8_t* bits, unsigned n) {
   for (unsigned b = 0; b < n; ++b)
     bits[b] = uint8_t((word(port, b / 64) >> (b % 64)) & 1);
 }
 
-void dump(uint64_t time) {
-#if VM_TRACE
-  if (dut->trace) dut->trace->dump(time);
-#endif
-  (void)time;
-}
-
 } // namespace
-
-// Returns false when a waveform is asked for but this build has no tracing.
-bool dutOpen(const char* wave) {
-  const bool tracing = wave && *wave;
-#if !VM_TRACE
-  if (tracing) return false;
-#endif
-  dut = new Dut;
-#if VM_TRACE
-  if (tracing) {
-    dut->ctx.traceEverOn(true);
-    dut->trace = std::make_unique<VerilatedFstC>();
-    dut->model->trace(dut->trace.get(), 99);
-    dut->trace->open(wave);
-  }
-#endif
-  return true;
-}
 
 void dutReset(bool aresetn) {
   dut->model->aresetn = aresetn;
@@ -139,10 +105,10 @@ void dutAxiDrive(bool arready, bool rvalid, bool rlast, unsigned rresp, unsigned
 
 // The master's outputs. wdata gets `bytes` bytes, wstrb one byte (0 or 1) per data byte.
 void dutAxiSample(bool* arvalid, uint64_t* araddr, unsigned* arlen, unsigned* arsize,
-                  unsigned* arburst, unsigned* arid, bool* rready, bool* awvalid,
-                  uint64_t* awaddr, unsigned* awlen, unsigned* awsize, unsigned* awburst,
-                  unsigned* awid, bool* wvalid, bool* wlast, uint8_t* wdata, uint8_t* wstrb,
-                  unsigned bytes, bool* bready) {
+                  unsigned* arburst, unsigned* arid, bool* rready, bool* awvalid, uint64_t* awaddr,
+                  unsigned* awlen, unsigned* awsize, unsigned* awburst, unsigned* awid,
+                  bool* wvalid, bool* wlast, uint8_t* wdata, uint8_t* wstrb, unsigned bytes,
+                  bool* bready) {
   const Vdut& m = *dut->model;
   *arvalid = m.m_axi_arvalid;
   *araddr = m.m_axi_araddr;
@@ -180,13 +146,4 @@ void dutEdge(uint64_t cycle) {
 
 bool dutIrq() {
   return dut->model->irq;
-}
-
-void dutClose() {
-  dut->model->final();
-#if VM_TRACE
-  if (dut->trace) dut->trace->close();
-#endif
-  delete dut;
-  dut = nullptr;
 }

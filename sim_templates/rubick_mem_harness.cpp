@@ -21,6 +21,7 @@
 // reported, and measured equals predicted (with --dram: reported, not required).
 
 #include "rubick_axi_mem.h"
+#include "rubick_sim_values.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,10 +45,10 @@ void dutAxiDrive(bool arready, bool rvalid, bool rlast, unsigned rresp, unsigned
                  const uint8_t* rdata, unsigned bytes, bool awready, bool wready, bool bvalid,
                  unsigned bresp, unsigned bid);
 void dutAxiSample(bool* arvalid, uint64_t* araddr, unsigned* arlen, unsigned* arsize,
-                  unsigned* arburst, unsigned* arid, bool* rready, bool* awvalid,
-                  uint64_t* awaddr, unsigned* awlen, unsigned* awsize, unsigned* awburst,
-                  unsigned* awid, bool* wvalid, bool* wlast, uint8_t* wdata, uint8_t* wstrb,
-                  unsigned bytes, bool* bready);
+                  unsigned* arburst, unsigned* arid, bool* rready, bool* awvalid, uint64_t* awaddr,
+                  unsigned* awlen, unsigned* awsize, unsigned* awburst, unsigned* awid,
+                  bool* wvalid, bool* wlast, uint8_t* wdata, uint8_t* wstrb, unsigned bytes,
+                  bool* bready);
 void dutSettle(uint64_t cycle);
 void dutEdge(uint64_t cycle);
 bool dutIrq();
@@ -83,23 +84,6 @@ struct Tensor {
   }
 };
 
-int64_t wrap(int64_t v, int bits) {
-  if (bits >= 64) return v;
-  uint64_t mask = (uint64_t(1) << bits) - 1;
-  uint64_t u = uint64_t(v) & mask;
-  if (u >> (bits - 1)) u |= ~mask;
-  return int64_t(u);
-}
-
-std::string indexText(const Tensor& t, uint64_t lin) {
-  std::string s;
-  for (size_t r = t.shape.size(); r-- > 0;) {
-    s = "[" + std::to_string(lin % uint64_t(t.shape[r])) + "]" + s;
-    lin /= uint64_t(t.shape[r]);
-  }
-  return t.name + s;
-}
-
 std::vector<Tensor> readDesign(const nlohmann::json& j) {
   std::vector<Tensor> ts;
   for (const auto& t : j["tensors"]) {
@@ -113,27 +97,6 @@ std::vector<Tensor> readDesign(const nlohmann::json& j) {
     ts.push_back(std::move(x));
   }
   return ts;
-}
-
-// Stimulus: "tensor SELECT COUNT" or "expect SELECT COUNT", then COUNT values (row-major).
-bool readStimulus(const char* path, std::vector<Tensor>& ts) {
-  std::ifstream st(path);
-  std::string word;
-  st >> word; // rubick-stimulus
-  int version = 0;
-  st >> version;
-  while (st >> word) {
-    size_t sel = 0, count = 0;
-    st >> sel >> count;
-    if (sel >= ts.size() || count != ts[sel].elements()) {
-      std::fprintf(stderr, "stimulus does not match design.json (tensor %zu)\n", sel);
-      return false;
-    }
-    ts[sel].values.resize(count);
-    for (int64_t& v : ts[sel].values)
-      st >> v;
-  }
-  return true;
 }
 
 // Where each tensor goes: in turn from 4 KiB, each 4 KiB aligned plus an offset (a multiple of
@@ -244,7 +207,15 @@ int main(int argc, char** argv) {
   }
   const nlohmann::json j = nlohmann::json::parse(std::ifstream(argv[1]));
   std::vector<Tensor> ts = readDesign(j);
-  if (!readStimulus(argv[2], ts)) return 2;
+  {
+    std::vector<size_t> counts;
+    for (const Tensor& x : ts)
+      counts.push_back(x.elements());
+    std::vector<std::vector<int64_t>> values;
+    if (!rubick_sim::readStimulus(argv[2], counts, values)) return 2;
+    for (size_t t = 0; t < ts.size(); ++t)
+      ts[t].values = std::move(values[t]);
+  }
   AxiMemConfig c;
   c.dataBytes = j["axi"]["data_bits"].get<unsigned>() / 8;
   c.bytesPerCycle = j["memory"]["bus_bytes"].get<unsigned>();
@@ -320,15 +291,15 @@ int main(int argc, char** argv) {
       uint64_t raw = 0;
       for (unsigned by = 0; by < eb; ++by)
         raw |= uint64_t(mem.byte(x.address(e) + by)) << (8 * by);
-      const int64_t got = wrap(int64_t(raw), x.bits);
-      const int64_t want = wrap(x.values[e], x.bits);
+      const int64_t got = rubick_sim::wrap(int64_t(raw), x.bits);
+      const int64_t want = rubick_sim::wrap(x.values[e], x.bits);
       if (got != want && mismatches++ < 10)
-        std::printf("mismatch %s: expected %lld, got %lld\n", indexText(x, e).c_str(),
-                    static_cast<long long>(want), static_cast<long long>(got));
+        std::printf("mismatch %s: expected %lld, got %lld\n",
+                    rubick_sim::indexText(x.name, x.shape, e).c_str(), static_cast<long long>(want),
+                    static_cast<long long>(got));
     }
   }
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t simCycles = b.cycle();
   dutClose();
   const bool statusOk = finished && (status & 1) && !(status & 4);
@@ -341,13 +312,12 @@ int main(int argc, char** argv) {
   if (!regsOk) std::printf("an AXI4-Lite access did not complete or was answered with an error\n");
   if (!j.contains("timing")) std::printf("design.json has no timing.cycles to compare with\n");
   const rubick_sim::AxiMemStats& st = mem.stats();
-  std::printf("memory: %llu bytes read in %llu bursts, %llu bytes written in %llu bursts, "
-              "model %llu cycles\n",
-              static_cast<unsigned long long>(st.bytesRead),
-              static_cast<unsigned long long>(st.readBursts),
-              static_cast<unsigned long long>(st.bytesWritten),
-              static_cast<unsigned long long>(st.writeBursts),
-              static_cast<unsigned long long>(model));
+  std::printf(
+      "memory: %llu bytes read in %llu bursts, %llu bytes written in %llu bursts, "
+      "model %llu cycles\n",
+      static_cast<unsigned long long>(st.bytesRead), static_cast<unsigned long long>(st.readBursts),
+      static_cast<unsigned long long>(st.bytesWritten),
+      static_cast<unsigned long long>(st.writeBursts), static_cast<unsigned long long>(model));
   const bool exact = measured == predicted || dram;
   const bool pass =
       finished && statusOk && regsOk && mismatches == 0 && mem.violationCount() == 0 && exact;

@@ -55,14 +55,14 @@ DesignPoint buildDesign(const dataflow::StatementView& v, const ExploreOptions& 
     // As explore costs it: the best buffer tiling under the budget, which may cut the time
     // loops into chunks. A dataflow explore lists is already cut: the search starts from it
     // uncut, as explore's did.
-    std::optional<BufferChoice> buffer = bestBufferTiling(v, unchunked(v, d), out.entries,
-                                                          c.elementBits, c.memory, c.bufferBytes);
+    std::optional<BufferChoice> buffer =
+        bestBufferTiling(v, unchunked(v, d), out.entries, c.elementBits, c.memory, c.bufferBytes);
     if (!buffer)
       throw Error("--dataflow", "no buffer tiling of this dataflow fits the budget of " +
                                     std::to_string(c.bufferBytes) + " bytes (--buffer-kib)");
     out.dataflow = buffer->dataflow;
     out.metrics = detail::withMemory(evaluate(v, out.dataflow, out.entries, c.elementBits, o.costs),
-                             buffer->metrics, out.dataflow);
+                                     buffer->metrics, out.dataflow);
     out.buffer = std::move(buffer->tiling);
     out.memory = std::move(buffer->metrics);
     out.id = designId(v, out.dataflow, c.elementBits, detail::memoryIdText(out.buffer, c.memory));

@@ -92,8 +92,10 @@ std::string runtimeRoot(const Options& o) {
 namespace {
 
 void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
-  d.files.push_back({"dut.cpp", emit::simTemplates().at(
-                                    d.harness == Harness::Memory ? "rubick_mem_dut" : "rubick_dut")});
+  d.files.push_back(
+      {"dut.cpp",
+       emit::simTemplates().at(d.harness == Harness::Memory ? "rubick_mem_dut" : "rubick_dut")});
+  d.files.push_back({"rubick_dut_core.h", emit::simTemplates().at("rubick_dut_core")});
   injectFault(d.files, d.faultyArray);
   // The build is reused when every input of it is unchanged: the design's files, the prebuilt
   // runtime it links and the build mode. READMEs do not matter to it.
@@ -141,9 +143,8 @@ void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned build
     gen.insert(gen.end(), {"--top-module", d.top, "-f", "filelist.f", "dut.cpp"});
     run(gen);
     std::vector<std::string> make = makeCommand(mdir, buildJobs);
-    for (const std::string& var :
-         rt.makeVariables(globalClasses(readFile(d.dir / mdir / "Vdut_classes.mk")), mode,
-                          d.harness))
+    for (const std::string& var : rt.makeVariables(
+             globalClasses(readFile(d.dir / mdir / "Vdut_classes.mk")), mode, d.harness))
       make.push_back(var);
     for (const std::string& var : modeMakeVariables(mode))
       make.push_back(var);

@@ -18,12 +18,12 @@ namespace rubick::verify {
 
 /// One design to simulate.
 struct SimDesign {
-  std::filesystem::path dir;     // WORK/<id>
-  std::string top;               // the top module
-  std::vector<emit::File> files; // the emitted files; dut.cpp is added here
+  std::filesystem::path dir;       // WORK/<id>
+  std::string top;                 // the top module
+  std::vector<emit::File> files;   // the emitted files; dut.cpp is added here
   Harness harness = Harness::Host; // which testbench core it links (and so which dut.cpp)
-  std::string faultyArray;       // RUBICK_VERIFY_FAULT=rtl breaks PE (0, 0) of the first
-                                 // file whose path ends with this
+  std::string faultyArray;         // RUBICK_VERIFY_FAULT=rtl breaks PE (0, 0) of the first
+                                   // file whose path ends with this
   std::function<std::string(uint64_t)> stimulus; // the stimulus text for a seed
   int64_t simulatedCycles = 0; // about how many cycles a trial simulates (loading, run, reading)
   int64_t pes = 0;             // PEs simulated (for Build::Auto)

@@ -116,13 +116,12 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
   for (const dataflow::AccessView& a : v.accesses)
     elements += std::min(prog.tensors[a.tensor].elements(), kMaxSimulatedElements + 1);
   if (elements > kMaxSimulatedElements)
-    throw Unsupported("verify", "the tensors hold " + std::to_string(elements) +
-                                    " elements; verify simulates at most " +
-                                    std::to_string(kMaxSimulatedElements) +
-                                    (eo.constraints.memory.enabled()
-                                         ? ""
-                                         : " (every one passes the host port)") +
-                                    ": use smaller sizes");
+    throw Unsupported(
+        "verify", "the tensors hold " + std::to_string(elements) +
+                      " elements; verify simulates at most " +
+                      std::to_string(kMaxSimulatedElements) +
+                      (eo.constraints.memory.enabled() ? "" : " (every one passes the host port)") +
+                      ": use smaller sizes");
   prepareWork(o);
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   unsigned jobs = o.jobs ? o.jobs : cores;
