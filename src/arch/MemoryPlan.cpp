@@ -36,6 +36,8 @@ std::string memoryBuildProblem(const dataflow::StatementView& v,
   for (size_t i = 0; i < v.accesses.size(); ++i) {
     const dataflow::AccessView& a = v.accesses[i];
     const int64_t bits = i < elementBits.size() ? elementBits[i] : 8;
+    if (a.shape.empty())
+      return a.name + " is a scalar; the DMA moves tiles of tensors of one or two dimensions";
     if (a.shape.size() > 2 || bits % 8 != 0)
       return a.name + " has " + std::to_string(a.shape.size()) + " dimensions of " +
              std::to_string(bits) +

@@ -52,21 +52,13 @@ DesignPoint buildDesign(const dataflow::StatementView& v, const ExploreOptions& 
                                     " (--max-ports)");
   }
   if (c.memory.enabled()) {
-    // As explore costs it: the best buffer tiling under the budget, which may cut the time
-    // loops into chunks. A dataflow explore lists is already cut: the search starts from it
-    // uncut, as explore's did.
-    std::optional<BufferChoice> buffer =
-        bestBufferTiling(v, unchunked(v, d), out.entries, c.elementBits, c.memory, c.bufferBytes);
-    if (!buffer)
+    // A dataflow explore lists may have its time loops cut into chunks by the buffer search:
+    // the search starts from it uncut, as explore's did, and finds the same tiling.
+    std::optional<DesignPoint> m = detail::memoryDesign(v, o, unchunked(v, d), out.entries);
+    if (!m)
       throw Error("--dataflow", "no buffer tiling of this dataflow fits the budget of " +
                                     std::to_string(c.bufferBytes) + " bytes (--buffer-kib)");
-    out.dataflow = buffer->dataflow;
-    out.metrics = detail::withMemory(evaluate(v, out.dataflow, out.entries, c.elementBits, o.costs),
-                                     buffer->metrics, out.dataflow);
-    out.buffer = std::move(buffer->tiling);
-    out.memory = std::move(buffer->metrics);
-    out.id = designId(v, out.dataflow, c.elementBits, detail::memoryIdText(out.buffer, c.memory));
-    return out;
+    return std::move(*m);
   }
   out.metrics = evaluate(v, d, out.entries, c.elementBits, o.costs);
   if (c.bufferBytes && out.metrics.bufferBytes > c.bufferBytes)

@@ -92,6 +92,25 @@ Metrics withMemory(Metrics m, const MemoryMetrics& mm, const dataflow::Dataflow&
   return m;
 }
 
+std::optional<DesignPoint> memoryDesign(const dataflow::StatementView& v, const ExploreOptions& o,
+                                        const dataflow::Dataflow& t,
+                                        const std::vector<ir::OrientedEntry>& entries,
+                                        BufferSearchCache* cache) {
+  const Constraints& c = o.constraints;
+  std::optional<BufferChoice> buffer =
+      bestBufferTiling(v, t, entries, c.elementBits, c.memory, c.bufferBytes, true, cache);
+  if (!buffer) return std::nullopt;
+  DesignPoint d;
+  d.dataflow = std::move(buffer->dataflow);
+  d.entries = entries;
+  d.metrics = withMemory(evaluate(v, d.dataflow, entries, c.elementBits, o.costs), buffer->metrics,
+                         d.dataflow);
+  d.buffer = std::move(buffer->tiling);
+  d.memory = std::move(buffer->metrics);
+  d.id = designId(v, d.dataflow, c.elementBits, memoryIdText(d.buffer, c.memory));
+  return d;
+}
+
 std::string memoryIdText(const BufferTiling& t, const MemorySystem& mem) {
   if (t.size.empty()) return "";
   std::string s = "memory " + std::to_string(mem.bytesPerCycle) + "," +

@@ -33,6 +33,14 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
 /// become those of the whole run.
 Metrics withMemory(Metrics m, const MemoryMetrics& mm, const dataflow::Dataflow& d);
 
+/// The design of tiling `t` (entries `entries`) with a memory system, as explore costs it: its
+/// best buffer tiling under the bank budget (which may cut `t`'s time loops into chunks), its
+/// metrics and ID; nullopt when no buffer tiling fits. Entry constraints are not checked.
+std::optional<DesignPoint> memoryDesign(const dataflow::StatementView& v, const ExploreOptions& o,
+                                        const dataflow::Dataflow& t,
+                                        const std::vector<ir::OrientedEntry>& entries,
+                                        BufferSearchCache* cache = nullptr);
+
 /// What a design's ID adds for its buffer tiling and memory system ("" without one).
 std::string memoryIdText(const BufferTiling& t, const MemorySystem& mem);
 

@@ -1,5 +1,7 @@
 // From a design ID to its design without costing the whole space (see Select.h).
 
+#include "ExploreCommon.h"
+
 #include "rubick/dse/Select.h"
 #include "rubick/dse/Tilings.h"
 #include "rubick/support/Diagnostic.h"
@@ -28,27 +30,40 @@ std::map<std::string, DesignPoint> findDesigns(const dataflow::StatementView& v,
   std::map<std::string, DesignPoint> found;
   if (ids.empty()) return found;
   const std::vector<dataflow::FoundDataflow> matrices = spaceTimeMatrices(v, o);
-  for (const ArrayShape& shape : c.arrays)
+  auto add = [&](DesignPoint d) {
+    auto it = found.find(d.id);
+    if (it != found.end())
+      throw Error("explore", "internal: two designs share the ID " + d.id + " (" +
+                                 dataflow::toSpec(it->second.dataflow, v) + ", and " +
+                                 dataflow::toSpec(d.dataflow, v) +
+                                 "); please report this with the program and flags");
+    found.emplace(d.id, std::move(d));
+  };
+  for (const ArrayShape& shape : c.arrays) {
+    // With a memory system the ID names the buffer tiling, so every design's search runs (as
+    // in explore, sharing results between designs).
+    std::optional<BufferSearchCache> cache;
+    if (c.memory.enabled()) cache.emplace(v);
     for (const dataflow::FoundDataflow& f : matrices) {
       if (!entriesAllowed(c, f.entries, shape)) continue;
       for (const dataflow::Dataflow& t : exploreTilings(v, f.dataflow, shape.p, shape.q)) {
+        if (cache) {
+          std::optional<DesignPoint> d = detail::memoryDesign(v, o, t, f.entries, &*cache);
+          if (d && ids.count(d->id)) add(std::move(*d));
+          continue;
+        }
         std::string id = designId(v, t, c.elementBits);
         if (!ids.count(id)) continue; // hashing is cheap, costing is not
-        Metrics m = evaluate(v, t, f.entries, c.elementBits, o.costs);
-        if (c.bufferBytes && m.bufferBytes > c.bufferBytes) continue;
-        auto it = found.find(id);
-        if (it != found.end())
-          throw Error("explore", "internal: two designs share the ID " + id + " (" +
-                                     dataflow::toSpec(it->second.dataflow, v) + ", and " +
-                                     dataflow::toSpec(t, v) +
-                                     "); please report this with the program and flags");
-        DesignPoint& d = found[id];
-        d.id = id;
+        DesignPoint d;
+        d.metrics = evaluate(v, t, f.entries, c.elementBits, o.costs);
+        if (c.bufferBytes && d.metrics.bufferBytes > c.bufferBytes) continue;
+        d.id = std::move(id);
         d.dataflow = t;
         d.entries = f.entries;
-        d.metrics = std::move(m);
+        add(std::move(d));
       }
     }
+  }
   return found;
 }
 

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Usage: dataflow_ids.sh RUBICK
+# Usage: dataflow_ids.sh RUBICK [FLAG...]
 # `emit --dataflow SPEC` builds, with no search, the design explore lists for that dataflow:
 # for explore's top designs (--json) and designs from the start, middle and end of its search
 # order (--csv), each row's dataflow given back to emit (same flags) must give the row's ID and
-# latency, and the same files as `emit --point ID`.
+# latency, and the same files as `emit --point ID`. FLAGs replace the default problem
+# (examples/gemm.tc --max-fanout 8), e.g. one with a memory system.
 set -u
 rubick=$1
+shift
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$(dirname "$0")/../.."
 flags=(examples/gemm.tc --max-fanout 8)
+[ $# -eq 0 ] || flags=("$@")
 "$rubick" explore "${flags[@]}" --top 3 --json "$dir/top.json" --csv "$dir/all.csv" -q >/dev/null ||
   { echo "FAIL: explore"; exit 1; }
 

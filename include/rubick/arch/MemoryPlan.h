@@ -40,7 +40,7 @@ struct MemoryPlan {
 };
 
 /// Why statement `v` cannot be built with a memory system (its tensors moved by the DMA), or ""
-/// when it can: every tensor has at most two dimensions, each indexed by a single loop, and
+/// when it can: every tensor has one or two dimensions, each indexed by a single loop, and
 /// whole-byte elements (`elementBits`: write first, as dse::Constraints::elementBits).
 std::string memoryBuildProblem(const dataflow::StatementView& v,
                                const std::vector<int64_t>& elementBits);
