@@ -4,6 +4,7 @@
 
 #include "MemoryPackage.h"
 
+#include "rubick/arch/MemoryTiming.h"
 #include "rubick/emit/MemoryTop.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
@@ -93,6 +94,28 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
                 {"buffer_tiles", pt.memory.bufferTiles},
                 {"bank_bytes", pt.memory.bankBytes},
                 {"bus_bytes", pt.memory.busBytes}};
+  const arch::MemoryTiming tm = arch::memoryTiming(m, o, mem);
+  j["timing"] = {
+      {"cycles", tm.cycles},
+      {"assumes", "the tensors at base_addresses (or any addresses congruent to them modulo "
+                  "4096); a memory of bus_bytes per beat, bytes_per_cycle, latency, no limit "
+                  "on bursts in flight"},
+      {"base_addresses", tm.bases},
+      {"bytes_per_cycle", mem.bytesPerCycle},
+      {"buffer_tiles", tm.tiles},
+      {"core_cycles_per_tile", tm.coreCycles},
+      {"first_load_cycles", tm.firstLoad},
+      {"last_store_cycles", tm.lastStore},
+      {"phases_bound_by",
+       {{"compute", tm.computeBound}, {"loads", tm.loadBound}, {"stores", tm.storeBound}}},
+      {"phase_cycles_bound_by",
+       {{"compute", tm.computePhaseCycles},
+        {"loads", tm.loadPhaseCycles},
+        {"stores", tm.storePhaseCycles}}},
+      {"loads", tm.loads},
+      {"load_cycles", tm.loadCycles},
+      {"stores", tm.stores},
+      {"store_cycles", tm.storeCycles}};
   Json regs = Json::array();
   for (const Register& r : registerMap(m))
     regs.push_back(
@@ -178,21 +201,12 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
 
 } // namespace
 
-MemoryTopOptions memoryTopOptions(const dse::MemorySystem& mem) {
-  MemoryTopOptions o;
-  o.busBytes = std::max<int64_t>(4, mem.bytesPerCycle);
-  o.burstBeats = std::clamp<int64_t>(mem.burstBytes / o.busBytes, 1, 256);
-  // Enough bursts in flight to cover the latency even when rows are one beat long.
-  o.outstanding = std::clamp<int64_t>(mem.latency + 2, 2, 256);
-  return o;
-}
-
 std::vector<File> packageMemory(const tc::Program& prog, const dataflow::StatementView& v,
                                 const dse::DesignPoint& pt, const dse::ExploreOptions& eo,
                                 const std::string& name) {
   const arch::MemoryPlan m = arch::makeMemoryPlan(prog, v, pt.dataflow, pt.entries,
                                                   eo.constraints.elementBits, pt.buffer, name);
-  const MemoryTopOptions o = memoryTopOptions(eo.constraints.memory);
+  const MemoryTopOptions o = arch::axiOptions(eo.constraints.memory);
   std::vector<char> reload;
   for (const arch::TensorTransfer& x : m.tensors)
     reload.push_back(x.reload);
