@@ -53,17 +53,45 @@ struct Bursts {
   }
 };
 
-// The cycle of each R beat (its handshake: the reader never holds R up while it is timed).
-std::vector<int64_t> readBeats(const std::vector<DmaCommand>& cmds, const BusTiming& bus) {
-  Bursts b(cmds, bus);
-  std::vector<int64_t> at;
-  int64_t prev = -(int64_t(1) << 40);
-  for (size_t j = 0; j < b.size(); ++j) {
-    const int64_t ready = b.pushAt(j) + 1 + bus.latency;
-    for (int64_t k = 0; k < b.beats[j]; ++k)
-      at.push_back(prev = std::max(ready, prev + bus.beatSpacing));
-    b.leave[j] = prev; // a slot is free in the cycle of the burst's last beat
+// rubick_axi_rd and the memory: beat(x) is the cycle of the next R handshake when the engine
+// cannot take it before cycle x (its two-entry output buffer is full). The memory presents a
+// beat the latency after its burst's AR, the spacing after the previous one and not before the
+// previous one was taken.
+class ReadEngine {
+public:
+  ReadEngine(const std::vector<DmaCommand>& cmds, const BusTiming& bus)
+      : bus_(bus), b_(cmds, bus) {}
+  bool empty() const { return b_.size() == 0; }
+  int64_t beat(int64_t x) {
+    if (q_ == 0) ready_ = b_.pushAt(j_) + 1 + bus_.latency;
+    const int64_t shown = first_ ? ready_ : std::max({ready_, shown_ + bus_.beatSpacing, r_ + 1});
+    first_ = false;
+    shown_ = shown;
+    r_ = std::max(shown, x);
+    if (++q_ == b_.beats[j_]) {
+      b_.leave[j_++] = r_; // a slot is free in the cycle of the burst's last beat
+      q_ = 0;
+    }
+    return r_;
   }
+
+private:
+  const BusTiming& bus_;
+  Bursts b_;
+  size_t j_ = 0;
+  int64_t q_ = 0, ready_ = 0, shown_ = 0, r_ = 0;
+  bool first_ = true;
+};
+
+// The R handshakes of every beat when the engine always takes them.
+std::vector<int64_t> readBeats(const std::vector<DmaCommand>& cmds, const BusTiming& bus) {
+  ReadEngine eng(cmds, bus);
+  int64_t n = 0;
+  for (const DmaCommand& c : cmds)
+    n += c.beats;
+  std::vector<int64_t> at;
+  for (int64_t k = 0; k < n; ++k)
+    at.push_back(eng.beat(0));
   return at;
 }
 
@@ -105,27 +133,35 @@ int64_t columnReadDone(const DmaEngine& e, const TileGeometry& g,
 }
 
 int64_t rowReadDone(const DmaEngine& e, const TileGeometry& g, const std::vector<DmaCommand>& cmds,
-                    const std::vector<int64_t>& beat, int64_t busBytes) {
-  // Blocks in order; the beats of block n wait for the half of block n - 2.
-  const int64_t W = e.blockBeats * (busBytes / e.elemBytes), L0 = e.lanes;
+                    const BusTiming& bus) {
+  // Blocks in order; the beats of block n wait for the half of block n - 2. Beat k is taken
+  // from the AXI engine in cycle c(k) (it enters the block buffer the cycle after): not before
+  // the cycle after its R handshake, one a cycle, not before the block's half is free; the AXI
+  // engine's two-entry buffer holds R up until beat k - 2 has been taken.
+  const int64_t W = e.blockBeats * (bus.busBytes / e.elemBytes), L0 = e.lanes;
   const int64_t chunksPerRow = (e.cols + W - 1) / W;
-  std::vector<int64_t> lastFire; // per block with data
-  int64_t fire = 0, a = -1;
-  size_t cmd = 0, k = 0;
+  ReadEngine eng(cmds, bus);
+  std::vector<int64_t> lastFire;                               // per block with data
+  int64_t fire = 0, c = -2, c1 = -(int64_t(1) << 40), c2 = c1; // c(k - 1), c(k - 2)
+  size_t cmd = 0;
   for (int64_t gr = 0; gr < e.groupRows(); ++gr)
-    for (int64_t c = 0; c < chunksPerRow; ++c) {
-      const int64_t c0 = c * W;
+    for (int64_t ch = 0; ch < chunksPerRow; ++ch) {
+      const int64_t c0 = ch * W;
       const bool data = c0 < g.cols && gr * L0 < g.rows;
       int64_t ready = 0;
       if (data) {
         const size_t n = lastFire.size();
         const int64_t freeAt = n < 2 ? 0 : lastFire[n - 2] + 1;
         for (int64_t r = gr * L0; r < std::min((gr + 1) * L0, g.rows); ++r, ++cmd) {
-          if (cmds[cmd].beats == 0) a = std::max(a + 1, freeAt); // a turn without a beat
-          for (int64_t b = 0; b < cmds[cmd].beats; ++b, ++k)
-            a = std::max({beat[k] + 2, a + 1, freeAt});
+          if (cmds[cmd].beats == 0) c = std::max(c + 1, freeAt - 1); // a turn without a beat
+          for (int64_t b = 0; b < cmds[cmd].beats; ++b) {
+            const int64_t rk = eng.beat(c2 + 1);
+            c = std::max({rk + 1, c + 1, freeAt - 1});
+            c2 = c1;
+            c1 = c;
+          }
         }
-        ready = a + 1;
+        ready = c + 2;
       }
       const int64_t groups = std::min(W, e.cols - c0);
       for (int64_t j = 0; j < groups; ++j)
@@ -231,11 +267,61 @@ int64_t dmaReadDone(const DmaEngine& e, const TileGeometry& g, const BusTiming& 
   const int64_t G = e.groupRows() * e.groupCols();
   const std::vector<DmaCommand> cmds = readCommands(e, g, bus.busBytes);
   if (cmds.empty()) return G + 2;
+  if (e.rowLanes) return rowReadDone(e, g, cmds, bus);
   const std::vector<int64_t> beat = readBeats(cmds, bus);
-  if (beat.empty() && !e.rowLanes) return G + 2;
-  return e.rowLanes ? rowReadDone(e, g, cmds, beat, bus.busBytes)
-                    : columnReadDone(e, g, cmds, beat, bus.busBytes);
+  if (beat.empty()) return G + 2;
+  return columnReadDone(e, g, cmds, beat, bus.busBytes);
 }
+
+namespace {
+
+// rubick_axi_wr behind the packer: take(x) is the cycle the engine takes the next beat, which
+// the packer has from cycle x on (the packer waits meanwhile). A beat is taken one a cycle, once
+// its burst is being filled (two cycles after the push that makes the burst, or right after the
+// previous burst's last beat) and with a free place in the two-entry W buffer. Its W handshake
+// comes the cycle after at the earliest and the memory's spacing after the previous one; the B
+// responses come in order, the latency after the AW handshake and after the burst's last beat.
+class WriteEngine {
+public:
+  WriteEngine(const std::vector<DmaCommand>& cmds, const BusTiming& bus)
+      : bus_(bus), b_(cmds, bus), wpop_(b_.size()) {}
+
+  int64_t take(int64_t x) {
+    if (q_ == 0) startBurst();
+    int64_t t = std::max(x, wpop_[j_] + 1);
+    if (k_ >= 1) t = std::max(t, h1_ + 1);
+    if (k_ >= 2) t = std::max(t, w2_ + 1);
+    const int64_t w = std::max(t + 1, k_ >= 1 ? w1_ + bus_.beatSpacing : int64_t(0));
+    h1_ = t;
+    w2_ = w1_;
+    w1_ = w;
+    ++k_;
+    if (++q_ == b_.beats[j_]) {
+      lastB_ = std::max({push_ + 1 + bus_.latency, w + 1, lastB_ + 1});
+      b_.leave[j_++] = lastB_;
+      q_ = 0;
+    }
+    return t;
+  }
+  int64_t lastB() const { return lastB_; }
+
+private:
+  void startBurst() {
+    const size_t o = static_cast<size_t>(bus_.outstanding);
+    push_ = b_.pushAt(j_);
+    if (j_ >= o) push_ = b_.push[j_] = std::max(push_, wpop_[j_ - o]); // bursts not yet filled
+    wpop_[j_] = std::max(push_ + 1, j_ == 0 ? int64_t(0) : h1_);
+  }
+
+  const BusTiming& bus_;
+  Bursts b_;
+  std::vector<int64_t> wpop_; // per burst: the cycle it starts being filled
+  size_t j_ = 0;              // current burst
+  int64_t q_ = 0, k_ = 0;     // beat in the burst, beats taken
+  int64_t push_ = 0, h1_ = 0, w1_ = 0, w2_ = 0, lastB_ = 0;
+};
+
+} // namespace
 
 int64_t dmaWriteDone(const DmaEngine& e, const TileGeometry& g, const BusTiming& bus,
                      int64_t firstInput) {
@@ -243,64 +329,46 @@ int64_t dmaWriteDone(const DmaEngine& e, const TileGeometry& g, const BusTiming&
   const int64_t rowsEff = g.cols ? g.rows : 0;
   const int64_t gr = e.groupRows(), gc = e.groupCols();
   const int64_t lead = std::max<int64_t>(0, firstInput - 1); // cycles before the stream starts
-  // The cycle the packer hands each beat to the engine, and E (the last group taken).
-  std::vector<int64_t> packed;
-  int64_t end = 0;
+  WriteEngine eng(writeCommands(e, g, B), bus);
+  // The packer: a group completing k beats takes max(1, k) cycles, its beats in its last k;
+  // it stops while a beat waits for the engine. Returns the cycle after the group.
+  auto group = [&](int64_t t, int64_t k) {
+    for (int64_t q = 1; q <= k; ++q)
+      t = eng.take(t + 1);
+    return t + (k == 0 ? 1 : 0);
+  };
+  int64_t end = 0; // E: the cycle the last group is taken
   if (!e.rowLanes) {
     int64_t t = rowsEff ? 3 : lead;
     for (int64_t r = 0; r < gr; ++r) {
       const std::vector<int64_t> k = r < rowsEff ? beatsCompleted(g, r, gc, e.lanes, E, B)
                                                  : std::vector<int64_t>(static_cast<size_t>(gc), 0);
-      for (int64_t j = 0; j < gc; ++j) {
-        for (int64_t q = 1; q <= k[static_cast<size_t>(j)]; ++q)
-          packed.push_back(t + q);
-        t += std::max<int64_t>(1, k[static_cast<size_t>(j)]);
-      }
+      for (int64_t j = 0; j < gc; ++j)
+        t = group(t, k[static_cast<size_t>(j)]);
     }
     end = t;
   } else {
-    // The turn gives the packer each row as groups of LANES columns.
-    const int64_t written = (g.cols + e.lanes - 1) / e.lanes;
-    std::vector<int64_t> in(static_cast<size_t>(gr)), out(static_cast<size_t>(gr), 0);
+    // Blocks of LANES rows through the turn's two slots: a stored block's input waits for the
+    // slot of the block two before; its packing follows the previous block's and its own input.
+    const int64_t written = (g.cols + e.lanes - 1) / e.lanes; // the turn's groups per row
+    std::vector<int64_t> out(static_cast<size_t>(gr), 0);
     int64_t prevIn = lead, prevOut = 0;
     for (int64_t b = 0; b < gr; ++b) {
       const bool stored = b * e.lanes < rowsEff;
       int64_t start = prevIn + 1;
       if (stored && b >= 2) start = std::max(start, out[static_cast<size_t>(b - 2)] + 1);
-      in[static_cast<size_t>(b)] = prevIn = start + e.cols - 1;
+      prevIn = start + e.cols - 1;
       if (!stored) continue;
-      int64_t t = std::max(prevOut + 1, in[static_cast<size_t>(b)] + 3) - 1;
+      int64_t t = std::max(prevOut + 1, prevIn + 3) - 1;
       for (int64_t r = b * e.lanes; r < std::min(rowsEff, (b + 1) * e.lanes); ++r)
-        for (int64_t k : beatsCompleted(g, r, written, e.lanes, E, B)) {
-          for (int64_t q = 1; q <= k; ++q)
-            packed.push_back(t + q);
-          t += std::max<int64_t>(1, k);
-        }
+        for (int64_t k : beatsCompleted(g, r, written, e.lanes, E, B))
+          t = group(t, k);
       out[static_cast<size_t>(b)] = prevOut = t;
     }
     end = prevIn;
   }
-  if (packed.empty()) return end + 2;
-  // W beats: not before the packer hands them, the memory's spacing, their burst's AW, and
-  // the engine's two-entry skid buffer; B responses in order after the last beat and the AW.
-  Bursts b(writeCommands(e, g, B), bus);
-  std::vector<int64_t> w(packed.size());
-  int64_t lastB = 0;
-  size_t k = 0;
-  for (size_t j = 0; j < b.size(); ++j) {
-    const int64_t aw = b.pushAt(j) + 1;
-    for (int64_t q = 0; q < b.beats[j]; ++q, ++k) {
-      int64_t t = std::max(packed[k] + 1, aw + 1);
-      if (k >= 1) t = std::max(t, w[k - 1] + bus.beatSpacing);
-      if (k >= 2) t = std::max(t, w[k - 2] + 2);
-      w[k] = t;
-    }
-    lastB = std::max({aw + bus.latency, w[k - 1] + 1, lastB + 1});
-    b.leave[j] = lastB;
-  }
-  // The packer is held up as long as its last beat waits to enter the engine.
-  const int64_t stall = std::max<int64_t>(0, w.back() - 1 - packed.back());
-  return std::max(lastB + 3, end + stall + 2);
+  if (eng.lastB() == 0) return end + 2; // nothing written
+  return std::max(eng.lastB() + 3, end + 2);
 }
 
 } // namespace rubick::arch
