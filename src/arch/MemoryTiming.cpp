@@ -87,8 +87,7 @@ MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::M
     if (ev.done > latest[phase] || (ev.done == latest[phase] && kind < bound[phase]))
       latest[phase] = ev.done, bound[phase] = kind;
   }
-  // A store that a reload of its tensor waits for ends before the load: that phase is the
-  // loads'.
+  // Phases 0 .. N-1 (a reload waiting for its tensor's store ends after it: the loads').
   for (size_t k = 1; k + 1 < tl.phases.size(); ++k) {
     const int64_t len = tl.phases[k].last - tl.phases[k].first + 1;
     if (bound[k] == 0) ++r.computeBound, r.computePhaseCycles += len;

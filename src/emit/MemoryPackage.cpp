@@ -57,7 +57,7 @@ std::string hex(int64_t v) {
 
 Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
                 const dse::DesignPoint& pt, const arch::MemoryPlan& m, const MemoryTopOptions& o,
-                const dse::MemorySystem& mem) {
+                const dse::MemorySystem& mem, const arch::MemoryTiming& tm) {
   const arch::Plan& core = m.core;
   Json j;
   j["generator"] = std::string("rubick ") + RUBICK_VERSION;
@@ -94,7 +94,6 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
                 {"buffer_tiles", pt.memory.bufferTiles},
                 {"bank_bytes", pt.memory.bankBytes},
                 {"bus_bytes", pt.memory.busBytes}};
-  const arch::MemoryTiming tm = arch::memoryTiming(m, o, mem);
   j["timing"] = {
       {"cycles", tm.cycles},
       {"assumes", "the tensors at base_addresses (or any addresses congruent to them modulo "
@@ -146,7 +145,7 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
 
 std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
                    const dataflow::StatementView& v, const MemoryTopOptions& o,
-                   const std::vector<std::string>& files) {
+                   const arch::MemoryTiming& tm, const std::vector<std::string>& files) {
   const arch::Plan& core = m.core;
   const std::string top = core.name + "_top";
   std::ostringstream os;
@@ -157,7 +156,8 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
      << " buffer tiles)\n"
      << "- core: `" << core.spec << "` on a " << core.p << "x" << core.q << " PE array, "
      << core.schedule.latency << " cycles per buffer tile\n"
-     << "- model: " << pt.memory.cycles << " cycles from start to done\n\n"
+     << "- cycles from start to done (CYCLES): " << tm.cycles << " with the tensors at 4 KiB "
+     << "boundaries (design.json `timing`; the explorer's model: " << pt.memory.cycles << ")\n\n"
      << "## Interface\n\n"
      << "All signals are synchronous to `aclk`; `aresetn` is synchronous and active low.\n\n"
      << "| port | meaning |\n|---|---|\n"
@@ -207,6 +207,7 @@ std::vector<File> packageMemory(const tc::Program& prog, const dataflow::Stateme
   const arch::MemoryPlan m = arch::makeMemoryPlan(prog, v, pt.dataflow, pt.entries,
                                                   eo.constraints.elementBits, pt.buffer, name);
   const MemoryTopOptions o = arch::axiOptions(eo.constraints.memory);
+  const arch::MemoryTiming tm = arch::memoryTiming(m, o, eo.constraints.memory);
   std::vector<char> reload;
   for (const arch::TensorTransfer& x : m.tensors)
     reload.push_back(x.reload);
@@ -232,11 +233,11 @@ std::vector<File> packageMemory(const tc::Program& prog, const dataflow::Stateme
     filelist += f + "\n";
   files.push_back({"filelist.f", filelist});
   files.push_back(
-      {"design.json", designJson(prog, v, pt, m, o, eo.constraints.memory).dump(2) + "\n"});
+      {"design.json", designJson(prog, v, pt, m, o, eo.constraints.memory, tm).dump(2) + "\n"});
   std::vector<std::string> all = listed;
   all.push_back("filelist.f");
   all.push_back("design.json");
-  files.push_back({"README.md", readme(m, pt, v, o, all)});
+  files.push_back({"README.md", readme(m, pt, v, o, tm, all)});
   return files;
 }
 
