@@ -1,7 +1,6 @@
 #include "rubick/arch/DmaTiming.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace rubick::arch {
 
@@ -20,23 +19,23 @@ uint64_t alignUp(uint64_t a, int64_t b) {
 // the burst `outstanding` places back has left (`leave`, filled in by the caller as it goes), a
 // command of no beat costs one command cycle.
 struct Bursts {
-  std::vector<int64_t> beats;  // per burst
-  std::vector<int64_t> push;   // per burst, filled by pushAt
-  std::vector<int64_t> leave;  // per burst: the cycle that frees its slot (the caller's)
-  std::vector<char> gapBefore; // per burst: a command of no beat just before it
+  std::vector<int64_t> beats;     // per burst
+  std::vector<int64_t> push;      // per burst, filled by pushAt
+  std::vector<int64_t> leave;     // per burst: the cycle that frees its slot (the caller's)
+  std::vector<int64_t> gapBefore; // per burst: commands of no beat just before it
   int64_t outstanding = 1;
 
   Bursts(const std::vector<DmaCommand>& cmds, const BusTiming& bus) : outstanding(bus.outstanding) {
-    bool gap = false;
+    int64_t gap = 0;
     for (const DmaCommand& c : cmds) {
       if (c.beats == 0) {
-        gap = true;
+        ++gap;
         continue;
       }
       for (int64_t n : splitBursts({c}, bus.busBytes, bus.burstBeats)) {
         beats.push_back(n);
         gapBefore.push_back(gap);
-        gap = false;
+        gap = 0;
       }
     }
     push.assign(beats.size(), 0);
@@ -46,7 +45,7 @@ struct Bursts {
   // The cycle burst j is pushed; the slots of the bursts before j - outstanding + 1 must be known.
   int64_t pushAt(size_t j) {
     int64_t t = j == 0 ? 2 : push[j - 1] + 1;
-    if (gapBefore[j]) ++t;
+    t += gapBefore[j];
     if (j >= static_cast<size_t>(outstanding))
       t = std::max(t, leave[j - static_cast<size_t>(outstanding)]);
     return push[j] = t;
@@ -61,7 +60,6 @@ class ReadEngine {
 public:
   ReadEngine(const std::vector<DmaCommand>& cmds, const BusTiming& bus)
       : bus_(bus), b_(cmds, bus) {}
-  bool empty() const { return b_.size() == 0; }
   int64_t beat(int64_t x) {
     if (q_ == 0) ready_ = b_.pushAt(j_) + 1 + bus_.latency;
     const int64_t shown = first_ ? ready_ : std::max({ready_, shown_ + bus_.beatSpacing, r_ + 1});
