@@ -1,5 +1,6 @@
 #include "rubick/arch/MemoryPlan.h"
 
+#include "rubick/dse/CostModel.h"
 #include "rubick/support/Unsupported.h"
 
 namespace rubick::arch {
@@ -97,6 +98,15 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
       bufferRecurs[i] |= v.accesses[i].write && m.tileCount[l] > 1 && !indexes;
     }
   m.core = makePlan(tileProg, tileView, m.dataflow, entries, elementBits, name, bufferRecurs);
+  // Partial sums that span buffer tiles (kept in the banks or reloaded) add up the whole
+  // reduction, not one tile's: the accumulator needs the whole statement's width.
+  const std::vector<int64_t> inBits(elementBits.begin() + 1, elementBits.end());
+  const int64_t accumulator = dse::accumulatorBits(v, inBits);
+  if (accumulator > m.core.accumulatorBits) {
+    m.core.accumulatorBits = accumulator;
+    for (TensorPlan& t : m.core.tensors)
+      if (t.output) t.wireBits = accumulator;
+  }
   const std::vector<TensorMap> maps = hostMap(tileProg, tileView, m.dataflow, m.core);
   for (size_t i = 0; i < v.accesses.size(); ++i) {
     TensorTransfer x;

@@ -4,6 +4,7 @@
 
 #include "MemoryPackage.h"
 
+#include "rubick/arch/MemoryTiming.h"
 #include "rubick/emit/MemoryTop.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
@@ -56,7 +57,7 @@ std::string hex(int64_t v) {
 
 Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
                 const dse::DesignPoint& pt, const arch::MemoryPlan& m, const MemoryTopOptions& o,
-                const dse::MemorySystem& mem) {
+                const dse::MemorySystem& mem, const arch::MemoryTiming& tm) {
   const arch::Plan& core = m.core;
   Json j;
   j["generator"] = std::string("rubick ") + RUBICK_VERSION;
@@ -93,6 +94,27 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
                 {"buffer_tiles", pt.memory.bufferTiles},
                 {"bank_bytes", pt.memory.bankBytes},
                 {"bus_bytes", pt.memory.busBytes}};
+  j["timing"] = {
+      {"cycles", tm.cycles},
+      {"assumes", "the tensors at base_addresses (or any addresses congruent to them modulo "
+                  "4096); a memory of bus_bytes per beat, bytes_per_cycle, latency, no limit "
+                  "on bursts in flight"},
+      {"base_addresses", tm.bases},
+      {"bytes_per_cycle", mem.bytesPerCycle},
+      {"buffer_tiles", tm.tiles},
+      {"core_cycles_per_tile", tm.coreCycles},
+      {"first_load_cycles", tm.firstLoad},
+      {"last_store_cycles", tm.lastStore},
+      {"phases_bound_by",
+       {{"compute", tm.computeBound}, {"loads", tm.loadBound}, {"stores", tm.storeBound}}},
+      {"phase_cycles_bound_by",
+       {{"compute", tm.computePhaseCycles},
+        {"loads", tm.loadPhaseCycles},
+        {"stores", tm.storePhaseCycles}}},
+      {"loads", tm.loads},
+      {"load_cycles", tm.loadCycles},
+      {"stores", tm.stores},
+      {"store_cycles", tm.storeCycles}};
   Json regs = Json::array();
   for (const Register& r : registerMap(m))
     regs.push_back(
@@ -123,7 +145,7 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
 
 std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
                    const dataflow::StatementView& v, const MemoryTopOptions& o,
-                   const std::vector<std::string>& files) {
+                   const arch::MemoryTiming& tm, const std::vector<std::string>& files) {
   const arch::Plan& core = m.core;
   const std::string top = core.name + "_top";
   std::ostringstream os;
@@ -134,7 +156,8 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
      << " buffer tiles)\n"
      << "- core: `" << core.spec << "` on a " << core.p << "x" << core.q << " PE array, "
      << core.schedule.latency << " cycles per buffer tile\n"
-     << "- model: " << pt.memory.cycles << " cycles from start to done\n\n"
+     << "- cycles from start to done (CYCLES): " << tm.cycles << " with the tensors at 4 KiB "
+     << "boundaries (design.json `timing`; the explorer's model: " << pt.memory.cycles << ")\n\n"
      << "## Interface\n\n"
      << "All signals are synchronous to `aclk`; `aresetn` is synchronous and active low.\n\n"
      << "| port | meaning |\n|---|---|\n"
@@ -178,21 +201,13 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
 
 } // namespace
 
-MemoryTopOptions memoryTopOptions(const dse::MemorySystem& mem) {
-  MemoryTopOptions o;
-  o.busBytes = std::max<int64_t>(4, mem.bytesPerCycle);
-  o.burstBeats = std::clamp<int64_t>(mem.burstBytes / o.busBytes, 1, 256);
-  // Enough bursts in flight to cover the latency even when rows are one beat long.
-  o.outstanding = std::clamp<int64_t>(mem.latency + 2, 2, 256);
-  return o;
-}
-
 std::vector<File> packageMemory(const tc::Program& prog, const dataflow::StatementView& v,
                                 const dse::DesignPoint& pt, const dse::ExploreOptions& eo,
                                 const std::string& name) {
   const arch::MemoryPlan m = arch::makeMemoryPlan(prog, v, pt.dataflow, pt.entries,
                                                   eo.constraints.elementBits, pt.buffer, name);
-  const MemoryTopOptions o = memoryTopOptions(eo.constraints.memory);
+  const MemoryTopOptions o = arch::axiOptions(eo.constraints.memory);
+  const arch::MemoryTiming tm = arch::memoryTiming(m, o, eo.constraints.memory);
   std::vector<char> reload;
   for (const arch::TensorTransfer& x : m.tensors)
     reload.push_back(x.reload);
@@ -218,11 +233,11 @@ std::vector<File> packageMemory(const tc::Program& prog, const dataflow::Stateme
     filelist += f + "\n";
   files.push_back({"filelist.f", filelist});
   files.push_back(
-      {"design.json", designJson(prog, v, pt, m, o, eo.constraints.memory).dump(2) + "\n"});
+      {"design.json", designJson(prog, v, pt, m, o, eo.constraints.memory, tm).dump(2) + "\n"});
   std::vector<std::string> all = listed;
   all.push_back("filelist.f");
   all.push_back("design.json");
-  files.push_back({"README.md", readme(m, pt, v, o, all)});
+  files.push_back({"README.md", readme(m, pt, v, o, tm, all)});
   return files;
 }
 

@@ -12,10 +12,6 @@
 
 namespace rubick::emit::detail {
 
-/// The AXI parameters for a memory: its bus width (at least 32 bits, AXI4-Lite's), bursts of
-/// its burst size, and enough bursts in flight to cover its latency.
-MemoryTopOptions memoryTopOptions(const dse::MemorySystem& mem);
-
 std::vector<File> packageMemory(const tc::Program& prog, const dataflow::StatementView& v,
                                 const dse::DesignPoint& pt, const dse::ExploreOptions& o,
                                 const std::string& name);

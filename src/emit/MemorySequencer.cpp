@@ -1,6 +1,6 @@
 #include "MemorySequencer.h"
 
-#include "rubick/support/Unsupported.h"
+#include "rubick/arch/BufferSequence.h"
 
 #include <algorithm>
 #include <sstream>
@@ -32,50 +32,35 @@ std::string part(const std::string& bus, size_t index, int64_t fieldWidth, int64
 
 std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions& o,
                               Unused& unused) {
-  const std::vector<int>& order = m.tiling.order;
-  const size_t nl = std::max<size_t>(1, order.size()), nt = m.tensors.size();
-  std::vector<int64_t> ext;
-  for (int l : order)
-    ext.push_back(m.tileCount[static_cast<size_t>(l)]);
-  if (ext.empty()) ext.push_back(1);
-  // Position of a loop in the order, or nl when it has a single tile.
-  auto position = [&](int loop) {
-    for (size_t i = 0; i < order.size(); ++i)
-      if (order[i] == loop) return static_cast<int64_t>(i);
-    return static_cast<int64_t>(nl);
-  };
+  // The parameters come from the library, which times the same sequencer (MemoryTiming).
+  const arch::SequencerConfig c = arch::sequencerConfig(m);
+  const std::vector<int64_t>& ext = c.ext;
+  const size_t nl = ext.size(), nt = c.tensors.size();
   std::vector<char> out(nt), dep(nt * nl, 0), red(nt * nl, 0);
   std::vector<int64_t> rowLoop, colLoop, rows, cols, trows, tcols, ebytes;
   int64_t dimMax = 1;
   for (size_t t = 0; t < nt; ++t) {
-    const arch::TensorTransfer& x = m.tensors[t];
-    const arch::TensorPlan& tp = m.core.tensors[t];
-    if (x.shape.size() > 2 || tp.elementBits % 8 != 0)
-      throw Unsupported("emit", tp.name + " has " + std::to_string(x.shape.size()) +
-                                    " dimensions of " + std::to_string(tp.elementBits) +
-                                    "-bit elements; the DMA moves tiles of tensors of at most "
-                                    "two dimensions and whole bytes");
-    out[t] = tp.output;
-    for (size_t i = 0; i < order.size(); ++i) {
-      dep[t * nl + i] = x.indexedBy[i];
-      red[t * nl + i] = x.revisits[i];
+    const arch::SequencedTensor& x = c.tensors[t];
+    out[t] = x.out;
+    for (size_t i = 0; i < nl; ++i) {
+      dep[t * nl + i] = x.dep[i];
+      red[t * nl + i] = x.red[i];
     }
-    const bool matrix = x.shape.size() == 2;
-    rowLoop.push_back(matrix ? position(x.loops[0]) : static_cast<int64_t>(nl));
-    colLoop.push_back(x.shape.empty() ? static_cast<int64_t>(nl) : position(x.loops.back()));
-    rows.push_back(matrix ? x.tile[0] : 1);
-    trows.push_back(matrix ? x.shape[0] : 1);
-    cols.push_back(x.shape.empty() ? 1 : x.tile.back());
-    tcols.push_back(x.shape.empty() ? 1 : x.shape.back());
-    ebytes.push_back(tp.elementBits / 8);
-    dimMax = std::max({dimMax, rows.back(), cols.back()});
+    rowLoop.push_back(x.rowLoop < 0 ? static_cast<int64_t>(nl) : x.rowLoop);
+    colLoop.push_back(x.colLoop < 0 ? static_cast<int64_t>(nl) : x.colLoop);
+    rows.push_back(x.rows);
+    cols.push_back(x.cols);
+    trows.push_back(x.trows);
+    tcols.push_back(x.tcols);
+    ebytes.push_back(x.ebytes);
+    dimMax = std::max({dimMax, x.rows, x.cols});
   }
   const int64_t dimW = arch::bitsFor(dimMax + 1), aw = o.addrBits;
   std::ostringstream os;
   os << "\n  // Sequencer: buffer tiles per loop of the order (outermost first):";
-  for (size_t i = 0; i < order.size(); ++i)
+  for (size_t i = 0; i < m.tiling.order.size(); ++i)
     os << " " << ext[i];
-  os << (order.empty() ? " one tile" : "") << ".\n"
+  os << (m.tiling.order.empty() ? " one tile" : "") << ".\n"
      << "  wire " << range(static_cast<int64_t>(nt)) << " half, acc_zero, ld_start, ld_done, "
      << "st_start, st_done;\n"
      << "  wire " << range(static_cast<int64_t>(nt) * aw) << " seq_base, ld_addr, st_addr;\n"

@@ -8,13 +8,16 @@
 //    tile indices between steps, geometry from the closed formula (with multiplications);
 //  - the timeline from the timing rule: phase k starts at P(k), the core at P(k), stores one after
 //    the other from P(k), loads one after the other from P(k) and after their own tensor's store,
-//    E(k) the last done, P(k+1) = E(k) + 1, done at E(N) + 1.
+//    E(k) the last done, P(k+1) = E(k) + 1, done at E(N) + 1. The timeline is rubick_lib's
+//    arch::sequencerTimeline (what the cycle prediction of memory designs uses); its transfers
+//    and their geometry must be the ones this model's predicates and formula give.
 // Every cycle: busy, done, half and acc_zero (per phase), every start pulse (which tensor, which
 // cycle) and its geometry (address, rows, cols), held until its done. Random start pulses while
 // busy must be ignored; one run per configuration is cut by rst, and the next must be exact.
 // Hand-derived numbers check the model itself (transfer counts, one closed-form done cycle).
 #include "Vtb_rubick_buf_seq.h"
 #include "rtl_test.h"
+#include "rubick/arch/BufferSequence.h"
 
 #include <functional>
 #include <map>
@@ -181,46 +184,76 @@ public:
     return g;
   }
 
+  // The timeline is rubick_lib's (arch::sequencerTimeline, what the cycle prediction of memory
+  // designs uses), so that the library and the RTL are checked against each other; the rest of
+  // this model checks its inputs (steps, transfers, geometry) independently.
   Expected run(const std::vector<uint64_t>& bases, const Delay& delay) const {
-    Expected e;
-    const int64_t n = steps();
-    std::map<std::pair<int, int>, int64_t> count;
-    int64_t p = 1;
-    uint64_t half = rtl::mask(tensors());
-    for (int64_t k = -1; k <= n; ++k) {
-      if (k >= 0)
-        for (int t = 0; t < tensors(); ++t)
-          if (runStart(t, k)) half ^= uint64_t{1} << t;
-      uint64_t az = 0;
-      if (k >= 0 && k < n)
-        for (int t = 0; t < tensors(); ++t)
-          if (accZero(t, k)) az |= uint64_t{1} << t;
-      int64_t last = p;
-      auto issue = [&](Kind kind, int t, int64_t step, int64_t start) {
-        const int64_t done = start + delay(kind, t, count[{kind, t}]++);
-        Geo g = kind == kCore ? Geo{} : geo(t, step, bases[size_t(t)]);
-        e.events.push_back({kind, t, step, start, done, g});
-        last = std::max(last, done);
-        return done;
-      };
-      if (k >= 0 && k < n) issue(kCore, 0, k, p);
-      std::map<int, int64_t> stored; // tensor -> its store's done in this phase
-      int64_t next = p;
-      if (k - 1 >= 0)
-        for (int t = 0; t < tensors(); ++t)
-          if (store(t, k - 1)) next = (stored[t] = issue(kStore, t, k - 1, next)) + 1;
-      next = p;
-      if (k + 1 < n)
-        for (int t = 0; t < tensors(); ++t)
-          if (load(t, k + 1)) {
-            int64_t s = next;
-            if (stored.count(t)) s = std::max(s, stored[t] + 1);
-            next = issue(kLoad, t, k + 1, s) + 1;
-          }
-      e.phases.push_back({p, last, half, az});
-      p = last + 1;
+    rubick::arch::SequencerConfig lc;
+    lc.ext = c_.ext;
+    for (const Tensor& x : c_.t) {
+      rubick::arch::SequencedTensor t;
+      t.out = x.out;
+      t.dep.assign(c_.ext.size(), 0);
+      t.red.assign(c_.ext.size(), 0);
+      for (int i : x.dep)
+        t.dep[size_t(i)] = 1;
+      for (int i : x.red)
+        t.red[size_t(i)] = 1;
+      t.rowLoop = x.rowLoop;
+      t.colLoop = x.colLoop;
+      t.rows = x.rows;
+      t.cols = x.cols;
+      t.trows = x.trows;
+      t.tcols = x.tcols;
+      t.ebytes = x.ebytes;
+      lc.tensors.push_back(t);
     }
-    e.done = p;
+    auto kindOf = [](rubick::arch::SeqKind k) {
+      return k == rubick::arch::SeqKind::core   ? kCore
+             : k == rubick::arch::SeqKind::load ? kLoad
+                                                : kStore;
+    };
+    std::map<std::pair<int, int>, int64_t> count;
+    const rubick::arch::SeqTimeline tl =
+        rubick::arch::sequencerTimeline(lc, bases, [&](const rubick::arch::SeqEvent& ev) {
+          const Kind k = kindOf(ev.kind);
+          return delay(k, ev.tensor, count[{k, ev.tensor}]++);
+        });
+    Expected e;
+    for (const rubick::arch::SeqPhase& p : tl.phases)
+      e.phases.push_back({p.first, p.last, p.half, p.accZero});
+    for (const rubick::arch::SeqEvent& ev : tl.events) {
+      Geo g;
+      if (ev.kind != rubick::arch::SeqKind::core) {
+        g.addr = ev.addr & rtl::mask(c_.addrW);
+        g.rows = ev.rows;
+        g.cols = ev.cols;
+        // The library's geometry is the specification's formula too.
+        if (!(g == geo(ev.tensor, ev.step, bases[size_t(ev.tensor)])))
+          rtl::fail(kTest, 0, std::string(c_.name) + ": rubick_lib's geometry " + g.str());
+      }
+      e.events.push_back({kindOf(ev.kind), ev.tensor, ev.step, ev.start, ev.done, g});
+    }
+    // The library's transfers are the ones this model's predicates give.
+    int64_t loads = 0, stores = 0, wantLoads = 0, wantStores = 0;
+    for (const Event& ev : e.events) {
+      const bool ok =
+          ev.kind == kCore || (ev.kind == kLoad ? load(ev.t, ev.step) : store(ev.t, ev.step));
+      if (!ok)
+        rtl::fail(kTest, 0,
+                  std::string(c_.name) + ": rubick_lib's timeline has a stray " +
+                      kindName(ev.kind));
+      loads += ev.kind == kLoad;
+      stores += ev.kind == kStore;
+    }
+    for (int64_t st = 0; st < steps(); ++st)
+      for (int t = 0; t < tensors(); ++t) {
+        wantLoads += load(t, st);
+        wantStores += store(t, st);
+      }
+    if (loads != wantLoads || stores != wantStores)
+      rtl::fail(kTest, 0, std::string(c_.name) + ": rubick_lib's timeline misses transfers");
+    e.done = tl.done;
     return e;
   }
 

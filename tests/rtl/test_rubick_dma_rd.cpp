@@ -8,12 +8,14 @@
 //     be exactly the documented read commands split by rubick_axi_rd's rule, every beat read
 //     must hold an element of the tile, the memory must see no protocol violation, and error
 //     must pulse once per beat read from a region answering SLVERR (the groups still flow).
-//  2. Timing: with one beat per cycle, a fixed latency and out_ready high, the cycle of done
-//     must be exactly the formula of rubick_dma_rd.v (column lanes) or the recurrence of
-//     rubick_dma_rd_rows.v (row lanes), worked out here from the documented commands; also on
-//     the full tiles whose groups per cycle are printed (the numbers of the README).
+//  2. Timing: with a fixed latency, out_ready high and one beat per cycle (then beats 2 and 4
+//     cycles apart), the cycle of done must be exactly rubick_lib's arch::dmaReadDone (the
+//     formula of rubick_dma_rd.v for column lanes, the recurrence of rubick_dma_rd_rows.v for
+//     row lanes, both over the beats' arrival), whose read commands must be the ones derived
+//     here; also on the full tiles whose groups per cycle are printed (the README's numbers).
 #include "Vtb_rubick_dma_rd.h"
 #include "axi_test.h"
+#include "rubick/arch/DmaTiming.h"
 
 #include <algorithm>
 #include <functional>
@@ -29,6 +31,7 @@ using Vtb = Vtb_rubick_dma_rd;
 const char* kTest = "test_rubick_dma_rd";
 constexpr uint64_t kMemBytes = 1 << 20; // ADDR_W 20 in the test top
 constexpr unsigned kMaxBurst = 16;
+constexpr unsigned kMaxOutstanding = 32; // MAX_OUTSTANDING in the test top
 
 // The parameters of each engine in tb_rubick_dma_rd.v.
 struct Config {
@@ -94,8 +97,6 @@ struct Expect {
   std::vector<std::vector<uint64_t>> groups; // lane values
   std::vector<uint64_t> masks;
   std::vector<Cmd> cmds;
-  std::vector<std::vector<uint64_t>> lastBeat; // column lanes, per group and lane: 1 + stream
-                                               // index of the beat holding its element, or 0
 };
 
 struct Engine {
@@ -160,18 +161,10 @@ std::vector<Cmd> commands(const Engine& e, const Geometry& g) {
 Expect expect(const Engine& e, const Geometry& g, const AxiMem& mem) {
   Expect x;
   x.cmds = commands(e, g);
-  const unsigned B = e.bytes(), E = e.elemBytes();
-  // Column lanes: stream index (from 1) of the first beat of each row's command.
-  const bool merged = g.pitch == uint64_t(g.cv) * E;
-  std::vector<uint64_t> rowFirst;
-  uint64_t k = 1;
-  for (const Cmd& c : x.cmds) {
-    rowFirst.push_back(k);
-    k += c.beats;
-  }
+  const unsigned E = e.elemBytes();
   for (unsigned gr = 0; gr < e.groupRows(); ++gr)
     for (unsigned gc = 0; gc < e.groupCols(); ++gc) {
-      std::vector<uint64_t> vals(e.cfg.lanes, 0), last(e.cfg.lanes, 0);
+      std::vector<uint64_t> vals(e.cfg.lanes, 0);
       uint64_t mask = 0;
       for (unsigned l = 0; l < e.cfg.lanes; ++l) {
         auto [r, c] = e.element(gr, gc, l);
@@ -180,59 +173,48 @@ Expect expect(const Engine& e, const Geometry& g, const AxiMem& mem) {
         const uint64_t a = g.base + r * g.pitch + uint64_t(c) * E;
         for (unsigned i = 0; i < E; ++i)
           vals[l] |= uint64_t(mem.byte(a + i)) << (8 * i);
-        if (e.cfg.rowLanes) continue; // row lanes: timing by chunk, see expectedDone
-        const uint64_t beat = alignDown(a, B);
-        last[l] = merged ? (beat - alignDown(g.base, B)) / B + 1
-                         : rowFirst[r] + (beat - x.cmds[r].addr) / B; // one command per row
       }
       x.groups.push_back(vals);
       x.masks.push_back(mask);
-      x.lastBeat.push_back(last);
     }
   return x;
 }
 
-// The cycle of done after a start at edge 0, from the timing of the header comments.
-long expectedDone(const Engine& e, const Geometry& g, const Expect& x, unsigned latency) {
-  const long G = long(x.groups.size());
-  const long L = latency;
-  if (x.cmds.empty()) return G + 2;
-  if (!e.cfg.rowLanes) {
-    long n = 0, best = 0;
-    for (long i = 0; i < G; ++i) {
-      for (uint64_t b : x.lastBeat[size_t(i)])
-        n = std::max(n, long(b));
-      best = std::max(best, n + G - 1 - i);
-    }
-    return L + 7 + best;
-  }
-  // Row lanes: chunks in order; the beats of chunk n wait for the half of chunk n - 2.
-  const unsigned W = e.chunkCols(), L0 = e.cfg.lanes;
-  const unsigned chunksPerRow = (e.cfg.cols + W - 1) / W;
-  std::vector<long> lastFire; // per chunk with data
-  long fire = 0, a = -1, k = 0;
-  size_t cmd = 0;
-  for (unsigned gr = 0; gr < e.groupRows(); ++gr)
-    for (unsigned c = 0; c < chunksPerRow; ++c) {
-      const unsigned c0 = c * W;
-      const bool data = c0 < g.cv && gr * L0 < g.rv;
-      long ready = 0;
-      if (data) {
-        const size_t n = lastFire.size();
-        const long freeAt = n < 2 ? 0 : lastFire[n - 2] + 1;
-        for (unsigned r = gr * L0; r < std::min((gr + 1) * L0, g.rv); ++r, ++cmd) {
-          if (x.cmds[cmd].beats == 0) a = std::max(a + 1, freeAt); // a turn without a beat
-          for (uint64_t b = 0; b < x.cmds[cmd].beats; ++b, ++k)
-            a = std::max({L + 5 + k, a + 1, freeAt});
-        }
-        ready = a + 1;
-      }
-      const unsigned groups = std::min(W, e.cfg.cols - c0);
-      for (unsigned j = 0; j < groups; ++j)
-        fire = std::max(fire + 1, ready);
-      if (data) lastFire.push_back(fire);
-    }
-  return fire + 2;
+// The cycle of done after a start at edge 0: rubick_lib's timing of the engine (the header
+// comments' formula and recurrence, with beats `spacing` cycles apart), so that the library's
+// cycle prediction and the RTL are checked against each other.
+long expectedDone(const Engine& e, const Geometry& g, unsigned latency, unsigned spacing = 1) {
+  rubick::arch::DmaEngine d;
+  d.elemBytes = e.elemBytes();
+  d.lanes = e.cfg.lanes;
+  d.rowLanes = e.cfg.rowLanes;
+  d.rows = e.cfg.rows;
+  d.cols = e.cfg.cols;
+  d.blockBeats = e.cfg.blockBeats;
+  rubick::arch::BusTiming b;
+  b.busBytes = e.bytes();
+  b.beatSpacing = spacing;
+  b.latency = latency;
+  b.burstBeats = kMaxBurst;
+  b.outstanding = kMaxOutstanding;
+  return long(rubick::arch::dmaReadDone(d, {g.base, g.pitch, g.rv, g.cv}, b));
+}
+
+// The library's read commands are the ones the test derives from the header.
+void checkCommands(const Engine& e, const Geometry& g, const Expect& x) {
+  rubick::arch::DmaEngine d;
+  d.elemBytes = e.elemBytes();
+  d.lanes = e.cfg.lanes;
+  d.rowLanes = e.cfg.rowLanes;
+  d.rows = e.cfg.rows;
+  d.cols = e.cfg.cols;
+  d.blockBeats = e.cfg.blockBeats;
+  const std::vector<rubick::arch::DmaCommand> lib =
+      rubick::arch::readCommands(d, {g.base, g.pitch, g.rv, g.cv}, e.bytes());
+  bool same = lib.size() == x.cmds.size();
+  for (size_t i = 0; same && i < lib.size(); ++i)
+    same = lib[i].addr == x.cmds[i].addr && uint64_t(lib[i].beats) == x.cmds[i].beats;
+  if (!same) rtl::fail(kTest, 0, std::string(e.cfg.name) + ": rubick_lib's read commands differ");
 }
 
 struct Bench {
@@ -489,9 +471,12 @@ int main(int argc, char** argv) {
   if (bench.errorsSeen == 0) rtl::fail(kTest, bench.cycle, "SLVERR phase: no error injected");
 
   // 2. Timing, exact: one beat per cycle, latency L, out_ready high.
+  // Then beats 2 and 4 cycles apart (a memory slower than the bus), as rubick_lib predicts.
   long timed = 0;
-  for (unsigned latency : {1u, 6u, 20u, 30u}) // 30: MAX_OUTSTANDING (32) = L + 2
-    for (int round = 0; round < 25; ++round) {
+  const std::pair<unsigned, unsigned> memories[] = {{1, 1}, {6, 1},  {20, 1}, {30, 1}, // L, spacing
+                                                    {1, 2}, {12, 2}, {30, 4}};
+  for (auto [latency, spacing] : memories) // 30: MAX_OUTSTANDING (32) = L + 2
+    for (int round = 0; round < (spacing == 1 ? 25 : 12); ++round) {
       std::vector<Geometry> gs;
       for (size_t i = 0; i < engines.size(); ++i) {
         Geometry g = round == 0 ? Geometry{4096 + 8, 0, engines[i].cfg.rows, engines[i].cfg.cols}
@@ -499,21 +484,23 @@ int main(int argc, char** argv) {
         if (round == 0) g.pitch = uint64_t(g.cv) * engines[i].elemBytes() + 8; // unaligned rows
         if (round == 1) g.base = 8192, g.pitch = alignUp(g.pitch, engines[i].bytes());
         gs.push_back(g);
-        axi::Phase p{"timing", latency, 1, 64, false, 1.0, false};
+        axi::Phase p{"timing", latency, spacing, 64, false, 1.0, false};
         bench.launch(i, g, axi::modelConfig(p, engines[i].bytes(), kMemBytes), 1.0);
       }
       bench.runAll(200000, "timing");
       for (size_t i = 0; i < engines.size(); ++i) {
         Bench::Run& r = bench.runs[i];
         const long got = r.doneCycle - r.startCycle;
-        const long want = expectedDone(engines[i], gs[i], r.x, latency);
+        const long want = expectedDone(engines[i], gs[i], latency, spacing);
+        checkCommands(engines[i], gs[i], r.x);
         bench.verify(i, "timing");
         if (got != want)
           rtl::fail(kTest, bench.cycle,
                     std::string(engines[i].cfg.name) + " (base " + std::to_string(gs[i].base) +
                         " pitch " + std::to_string(gs[i].pitch) + " rows " +
                         std::to_string(gs[i].rv) + " cols " + std::to_string(gs[i].cv) +
-                        ", latency " + std::to_string(latency) + ")" +
+                        ", latency " + std::to_string(latency) + ", spacing " +
+                        std::to_string(spacing) + ")" +
                         rtl::mismatch(": cycles from start to done", got, want));
         ++timed;
       }
@@ -529,7 +516,7 @@ int main(int argc, char** argv) {
       bench.launch(i, g, axi::modelConfig(p, e.bytes(), kMemBytes), 1.0);
       bench.runAll(200000, "rate");
       Bench::Run& r = bench.runs[i];
-      const long want = expectedDone(e, g, r.x, p.latency);
+      const long want = expectedDone(e, g, p.latency);
       if (r.doneCycle - r.startCycle != want)
         rtl::fail(
             kTest, bench.cycle,

@@ -69,6 +69,29 @@ TEST(MemoryPlan, ShortEdgeTilesAndGemv) {
   EXPECT_GT(checkPlans(gemv, {4, 4}, {4, 20, 64}, 256), 2);
 }
 
+TEST(MemoryPlan, PartialSumsAcrossBufferTilesHoldTheWholeReduction) {
+  // GEMM 32^3 of int8 with k cut into buffer tiles: C adds up 32 products of at most 2^14 in
+  // magnitude, |C| <= 2^19, 21 bits with the sign, however few products one tile has.
+  tc::Program prog = program(dataflow::test::kGemm, {{"M", 32}, {"N", 32}, {"K", 32}});
+  dataflow::StatementView v = dataflow::viewStatement(prog, 0);
+  dse::ExploreOptions o;
+  o.constraints.arrays = {{4, 4}};
+  o.constraints.memory = {64, 1, 4096};
+  o.constraints.bufferBytes = 2048;
+  for (const dataflow::AccessView& a : v.accesses)
+    o.constraints.elementBits.push_back(a.write ? 32 : 8);
+  int split = 0;
+  for (const dse::DesignPoint& pt : dse::explore(v, o).points) {
+    if (pt.buffer.size[2] == 32) continue;
+    MemoryPlan m =
+        makeMemoryPlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits, pt.buffer, "d");
+    EXPECT_GE(m.core.accumulatorBits, 21) << pt.id;
+    EXPECT_GE(m.core.tensors[0].wireBits, 21) << pt.id;
+    ++split;
+  }
+  EXPECT_GT(split, 0);
+}
+
 TEST(MemoryPlan, TensorsIndexedByLoopSumsAreUnsupported) {
   tc::Program conv =
       program(dataflow::test::kConv,

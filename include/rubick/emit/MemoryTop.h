@@ -3,6 +3,7 @@
 // control slave (rubick_axil_regs), an AXI4 master shared by the tensors' DMA engines, the
 // buffer-level sequencer and the core (coreModule). Verilog-2005, deterministic.
 
+#include "rubick/arch/AxiOptions.h"
 #include "rubick/arch/MemoryPlan.h"
 
 #include <cstdint>
@@ -11,12 +12,8 @@
 
 namespace rubick::emit {
 
-struct MemoryTopOptions {
-  int64_t busBytes = 8;    // AXI data width in bytes (a power of two, at least 4)
-  int64_t burstBeats = 16; // longest burst the engines issue (1..256)
-  int64_t outstanding = 4; // bursts in flight per engine (1..256)
-  int64_t addrBits = 32;   // AXI address width
-};
+// The AXI parameters (arch::axiOptions gives them for a memory).
+using MemoryTopOptions = arch::AxiOptions;
 
 /// `<name>_top` for the memory plan `m` (whose core is `<name>_core`).
 std::string memoryTopModule(const arch::MemoryPlan& m, const MemoryTopOptions& o);

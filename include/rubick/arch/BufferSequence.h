@@ -1,0 +1,65 @@
+#pragma once
+// The buffer-level sequencer of a memory design (rtl_templates/rubick_buf_seq.v): its
+// parameters for a MemoryPlan (what emit instantiates) and its timeline, the phase rule of its
+// header with the cycles of each core run, load and store given by a callback.
+
+#include "rubick/arch/MemoryPlan.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace rubick::arch {
+
+struct SequencedTensor {
+  bool out = false;
+  std::vector<char> dep, red;     // per position of the buffer order (0 outermost)
+  int rowLoop = -1, colLoop = -1; // position indexing its rows / columns; -1: one tile
+  int64_t rows = 1, cols = 1;     // tile
+  int64_t trows = 1, tcols = 1;   // tensor
+  int64_t ebytes = 1;
+  bool loads() const; // an input, or an output whose partial sums come back (some red)
+};
+
+struct SequencerConfig {
+  std::vector<int64_t> ext; // tiles per position of the order (at least one position)
+  std::vector<SequencedTensor> tensors;
+};
+
+/// The sequencer's parameters for `m`. Throws Unsupported for a tensor of more than two
+/// dimensions or of elements that are not whole bytes.
+SequencerConfig sequencerConfig(const MemoryPlan& m);
+
+enum class SeqKind { core, load, store };
+
+struct SeqEvent {
+  SeqKind kind = SeqKind::core;
+  int tensor = 0; // 0 for the core
+  int64_t step = 0;
+  int64_t start = 0, done = 0; // cycles of the start pulse and of the done pulse
+  uint64_t addr = 0;           // loads and stores: the tile's geometry
+  int64_t rows = 0, cols = 0;
+};
+
+struct SeqPhase {
+  int64_t first = 0, last = 0; // cycles P(k) .. E(k)
+  uint64_t half = 0, accZero = 0;
+};
+
+struct SeqTimeline {
+  std::vector<SeqPhase> phases; // k = -1 .. N
+  std::vector<SeqEvent> events; // in phase order: core, stores, loads
+  int64_t done = 0; // the done pulse's cycle, start sampled at edge 0 (busy: 1 .. done-1)
+};
+
+/// Cycles from an event's start pulse to its done pulse (at least 1).
+using SeqDelay = std::function<int64_t(const SeqEvent&)>;
+
+/// The sequencer's run for tensor base addresses `bases`: phase -1 starts in cycle 1; in phase k
+/// the core starts in P(k), stores one after the other from P(k), loads one after the other from
+/// P(k) and after their own tensor's store; E(k) is the last done (P(k) with no work) and
+/// P(k+1) = E(k) + 1.
+SeqTimeline sequencerTimeline(const SequencerConfig& c, const std::vector<uint64_t>& bases,
+                              const SeqDelay& delay);
+
+} // namespace rubick::arch

@@ -1,0 +1,41 @@
+#pragma once
+// The exact cycles of one run of a memory design's top (docs/memory.md, "Cycle prediction"):
+// the CYCLES register after a run, for a memory like sim_templates/rubick_axi_mem.h with the
+// bus width of the AXI options, the memory's bytes per cycle and latency, no outstanding limit
+// of its own and no DRAM timing. Composed of the sequencer's phase rule (BufferSequence.h),
+// the core's latency per buffer tile and the DMA engines' timing (DmaTiming.h).
+
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/MemoryPlan.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace rubick::arch {
+
+struct MemoryTiming {
+  int64_t cycles = 0;     // the CYCLES register: cycles with the sequencer busy
+  int64_t tiles = 0;      // buffer tiles (steps)
+  int64_t coreCycles = 0; // one buffer tile: core start to its done pulse
+  int64_t firstLoad = 0;  // phase -1: the first tile's loads
+  int64_t lastStore = 0;  // phase N: the last tile's stores
+  // Phases 0 .. N-1 by what ended them (the core; the loads; the stores, a store before a
+  // reload of the same tensor counted with the loads) and their cycles in all.
+  int64_t computeBound = 0, loadBound = 0, storeBound = 0;
+  int64_t computePhaseCycles = 0, loadPhaseCycles = 0, storePhaseCycles = 0;
+  int64_t loads = 0, stores = 0;           // transfers
+  int64_t loadCycles = 0, storeCycles = 0; // their start-to-done cycles, summed
+  std::vector<uint64_t> bases;             // the tensor base addresses assumed
+};
+
+/// Base addresses the prediction assumes by default: the tensors one after the other from
+/// 4 KiB, each at a multiple of 4 KiB (any bases congruent to them modulo 4096 give the same
+/// cycles: the bursts only depend on the offsets within a 4 KiB page).
+std::vector<uint64_t> defaultBases(const MemoryPlan& m);
+
+/// The cycles of one run of `m`'s top built with `o`, on memory `mem`, with the tensors at
+/// `bases` (byte addresses, multiples of the element size; empty: defaultBases).
+MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
+                          const std::vector<uint64_t>& bases = {});
+
+} // namespace rubick::arch

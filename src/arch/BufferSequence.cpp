@@ -1,0 +1,164 @@
+#include "rubick/arch/BufferSequence.h"
+
+#include "rubick/support/Unsupported.h"
+
+#include <algorithm>
+
+namespace rubick::arch {
+
+bool SequencedTensor::loads() const {
+  return !out || std::find(red.begin(), red.end(), 1) != red.end();
+}
+
+SequencerConfig sequencerConfig(const MemoryPlan& m) {
+  const std::vector<int>& order = m.tiling.order;
+  const size_t nl = std::max<size_t>(1, order.size());
+  SequencerConfig c;
+  for (int l : order)
+    c.ext.push_back(m.tileCount[static_cast<size_t>(l)]);
+  if (c.ext.empty()) c.ext.push_back(1);
+  auto position = [&](int loop) {
+    for (size_t i = 0; i < order.size(); ++i)
+      if (order[i] == loop) return static_cast<int>(i);
+    return -1;
+  };
+  for (size_t t = 0; t < m.tensors.size(); ++t) {
+    const TensorTransfer& x = m.tensors[t];
+    const TensorPlan& tp = m.core.tensors[t];
+    if (x.shape.size() > 2 || tp.elementBits % 8 != 0)
+      throw Unsupported("emit", tp.name + " has " + std::to_string(x.shape.size()) +
+                                    " dimensions of " + std::to_string(tp.elementBits) +
+                                    "-bit elements; the DMA moves tiles of tensors of at most "
+                                    "two dimensions and whole bytes");
+    SequencedTensor s;
+    s.out = tp.output;
+    s.dep.assign(nl, 0);
+    s.red.assign(nl, 0);
+    for (size_t i = 0; i < order.size(); ++i) {
+      s.dep[i] = x.indexedBy[i];
+      s.red[i] = x.revisits[i];
+    }
+    const bool matrix = x.shape.size() == 2;
+    s.rowLoop = matrix ? position(x.loops[0]) : -1;
+    s.colLoop = x.shape.empty() ? -1 : position(x.loops.back());
+    s.rows = matrix ? x.tile[0] : 1;
+    s.trows = matrix ? x.shape[0] : 1;
+    s.cols = x.shape.empty() ? 1 : x.tile.back();
+    s.tcols = x.shape.empty() ? 1 : x.shape.back();
+    s.ebytes = tp.elementBits / 8;
+    c.tensors.push_back(std::move(s));
+  }
+  return c;
+}
+
+namespace {
+
+// The steps' tile indices (an odometer over the order, the last position innermost).
+class Steps {
+public:
+  explicit Steps(const SequencerConfig& c) : c_(c), nl_(c.ext.size()) {
+    std::vector<int64_t> idx(nl_, 0);
+    for (;;) {
+      idx_.insert(idx_.end(), idx.begin(), idx.end());
+      size_t i = nl_;
+      for (; i-- > 0;) {
+        if (++idx[i] < c.ext[i]) break;
+        idx[i] = 0;
+      }
+      if (i == static_cast<size_t>(-1)) break;
+    }
+    n_ = static_cast<int64_t>(idx_.size() / nl_);
+  }
+  int64_t size() const { return n_; }
+  int64_t at(int64_t s, int pos) const {
+    return idx_[static_cast<size_t>(s) * nl_ + static_cast<size_t>(pos)];
+  }
+  bool sameTile(size_t t, int64_t a, int64_t b) const {
+    for (size_t i = 0; i < nl_; ++i)
+      if (c_.tensors[t].dep[i] && at(a, int(i)) != at(b, int(i))) return false;
+    return true;
+  }
+  bool runStart(size_t t, int64_t s) const { return s == 0 || s == n_ || !sameTile(t, s, s - 1); }
+  bool runEnd(size_t t, int64_t s) const { return s == n_ - 1 || !sameTile(t, s, s + 1); }
+  bool firstVisit(size_t t, int64_t s) const {
+    for (size_t i = 0; i < nl_; ++i)
+      if (c_.tensors[t].red[i] && at(s, int(i)) != 0) return false;
+    return true;
+  }
+  bool load(size_t t, int64_t s) const {
+    return runStart(t, s) && (!c_.tensors[t].out || !firstVisit(t, s));
+  }
+  bool accZero(size_t t, int64_t s) const {
+    return c_.tensors[t].out && runStart(t, s) && firstVisit(t, s);
+  }
+  bool store(size_t t, int64_t s) const { return c_.tensors[t].out && runEnd(t, s); }
+
+private:
+  const SequencerConfig& c_;
+  size_t nl_;
+  int64_t n_ = 0;
+  std::vector<int64_t> idx_;
+};
+
+} // namespace
+
+SeqTimeline sequencerTimeline(const SequencerConfig& c, const std::vector<uint64_t>& bases,
+                              const SeqDelay& delay) {
+  const Steps st(c);
+  const int64_t n = st.size();
+  const size_t nt = c.tensors.size();
+  SeqTimeline e;
+  auto geometry = [&](SeqEvent& ev) {
+    const SequencedTensor& x = c.tensors[static_cast<size_t>(ev.tensor)];
+    const int64_t r = x.rowLoop < 0 ? 0 : st.at(ev.step, x.rowLoop);
+    const int64_t col = x.colLoop < 0 ? 0 : st.at(ev.step, x.colLoop);
+    ev.addr = bases[static_cast<size_t>(ev.tensor)] +
+              static_cast<uint64_t>((r * x.rows * x.tcols + col * x.cols) * x.ebytes);
+    ev.rows = std::min(x.rows, x.trows - r * x.rows);
+    ev.cols = std::min(x.cols, x.tcols - col * x.cols);
+  };
+  int64_t p = 1;
+  uint64_t half = nt >= 64 ? ~uint64_t(0) : (uint64_t(1) << nt) - 1;
+  std::vector<int64_t> stored(nt);
+  for (int64_t k = -1; k <= n; ++k) {
+    if (k >= 0)
+      for (size_t t = 0; t < nt; ++t)
+        if (st.runStart(t, k)) half ^= uint64_t(1) << t;
+    uint64_t az = 0;
+    if (k >= 0 && k < n)
+      for (size_t t = 0; t < nt; ++t)
+        if (st.accZero(t, k)) az |= uint64_t(1) << t;
+    int64_t last = p;
+    auto issue = [&](SeqKind kind, size_t t, int64_t step, int64_t start) {
+      SeqEvent ev;
+      ev.kind = kind;
+      ev.tensor = static_cast<int>(t);
+      ev.step = step;
+      ev.start = start;
+      if (kind != SeqKind::core) geometry(ev);
+      ev.done = start + std::max<int64_t>(1, delay(ev));
+      last = std::max(last, ev.done);
+      e.events.push_back(ev);
+      return ev.done;
+    };
+    if (k >= 0 && k < n) issue(SeqKind::core, 0, k, p);
+    std::fill(stored.begin(), stored.end(), -1);
+    int64_t next = p;
+    if (k - 1 >= 0)
+      for (size_t t = 0; t < nt; ++t)
+        if (st.store(t, k - 1)) next = (stored[t] = issue(SeqKind::store, t, k - 1, next)) + 1;
+    next = p;
+    if (k + 1 < n)
+      for (size_t t = 0; t < nt; ++t)
+        if (st.load(t, k + 1)) {
+          const int64_t s = stored[t] >= 0 ? std::max(next, stored[t] + 1) : next;
+          next = issue(SeqKind::load, t, k + 1, s) + 1;
+        }
+    e.phases.push_back({p, last, half, az});
+    p = last + 1;
+  }
+  e.done = p;
+  return e;
+}
+
+} // namespace rubick::arch

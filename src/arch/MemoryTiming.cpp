@@ -1,0 +1,100 @@
+#include "rubick/arch/MemoryTiming.h"
+
+#include "rubick/arch/BufferSequence.h"
+#include "rubick/arch/DmaTiming.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <map>
+#include <tuple>
+
+namespace rubick::arch {
+
+std::vector<uint64_t> defaultBases(const MemoryPlan& m) {
+  std::vector<uint64_t> b;
+  uint64_t next = 4096;
+  for (size_t t = 0; t < m.tensors.size(); ++t) {
+    b.push_back(next);
+    int64_t bytes = m.core.tensors[t].elementBits / 8;
+    for (int64_t s : m.tensors[t].shape)
+      bytes *= s;
+    next += (static_cast<uint64_t>(bytes) + 4095) / 4096 * 4096;
+  }
+  return b;
+}
+
+MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
+                          const std::vector<uint64_t>& given) {
+  const SequencerConfig c = sequencerConfig(m);
+  MemoryTiming r;
+  r.bases = given.empty() ? defaultBases(m) : given;
+  if (r.bases.size() != m.tensors.size())
+    throw Error("timing", std::to_string(r.bases.size()) + " base addresses for " +
+                              std::to_string(m.tensors.size()) + " tensors");
+  BusTiming bus;
+  bus.busBytes = o.busBytes;
+  bus.beatSpacing = mem.bytesPerCycle >= o.busBytes
+                        ? 1
+                        : (o.busBytes + mem.bytesPerCycle - 1) / mem.bytesPerCycle;
+  bus.latency = std::max<int64_t>(1, mem.latency);
+  bus.burstBeats = o.burstBeats;
+  bus.outstanding = o.outstanding;
+  std::vector<DmaEngine> engines;
+  for (size_t t = 0; t < m.tensors.size(); ++t)
+    engines.push_back(dmaEngine(m.tensors[t].dma, m.core.tensors[t].elementBits));
+  // The core runs its full schedule on every tile (edge tiles are padded): busy for `latency`
+  // cycles from the edge after core_start, and core_done is the registered fall of busy.
+  r.coreCycles = m.core.schedule.latency + 1;
+  // A transfer's cycles depend on its tile's offset in a 4 KiB page (beats and bursts) and its
+  // valid rows and columns; edge tiles aside, most tiles repeat.
+  std::map<std::tuple<int, int, uint64_t, int64_t, int64_t>, int64_t> memo;
+  auto delay = [&](const SeqEvent& ev) -> int64_t {
+    if (ev.kind == SeqKind::core) return r.coreCycles;
+    const auto key =
+        std::make_tuple(static_cast<int>(ev.kind), ev.tensor, ev.addr % 4096, ev.rows, ev.cols);
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
+    const SequencedTensor& x = c.tensors[static_cast<size_t>(ev.tensor)];
+    TileGeometry g;
+    g.base = ev.addr;
+    g.pitch = static_cast<uint64_t>(x.tcols * x.ebytes);
+    g.rows = ev.rows;
+    g.cols = ev.cols;
+    const DmaEngine& e = engines[static_cast<size_t>(ev.tensor)];
+    // Loads end with the scatter's done, one cycle after the reader's; stores with the
+    // writer's, fed by the gather from cycle 3.
+    const int64_t d =
+        ev.kind == SeqKind::load ? dmaReadDone(e, g, bus) + 1 : dmaWriteDone(e, g, bus, 3);
+    memo.emplace(key, d);
+    return d;
+  };
+  const SeqTimeline tl = sequencerTimeline(c, r.bases, delay);
+  const int64_t n = static_cast<int64_t>(tl.phases.size()) - 2;
+  r.tiles = n;
+  r.cycles = tl.done - 1;
+  r.firstLoad = tl.phases.front().last - tl.phases.front().first + 1;
+  r.lastStore = tl.phases.back().last - tl.phases.back().first + 1;
+  // What ended each compute phase: its latest done (the core first on a tie, then loads).
+  std::vector<int> bound(tl.phases.size(), -1);
+  std::vector<int64_t> latest(tl.phases.size(), -1);
+  size_t phase = 0;
+  int64_t phaseEnd = tl.phases[0].last;
+  for (const SeqEvent& ev : tl.events) {
+    while (ev.start > phaseEnd)
+      phaseEnd = tl.phases[++phase].last;
+    if (ev.kind == SeqKind::load) ++r.loads, r.loadCycles += ev.done - ev.start;
+    if (ev.kind == SeqKind::store) ++r.stores, r.storeCycles += ev.done - ev.start;
+    const int kind = ev.kind == SeqKind::core ? 0 : ev.kind == SeqKind::load ? 1 : 2;
+    if (ev.done > latest[phase] || (ev.done == latest[phase] && kind < bound[phase]))
+      latest[phase] = ev.done, bound[phase] = kind;
+  }
+  // Phases 0 .. N-1 (a reload waiting for its tensor's store ends after it: the loads').
+  for (size_t k = 1; k + 1 < tl.phases.size(); ++k) {
+    const int64_t len = tl.phases[k].last - tl.phases[k].first + 1;
+    if (bound[k] == 0) ++r.computeBound, r.computePhaseCycles += len;
+    if (bound[k] == 1) ++r.loadBound, r.loadPhaseCycles += len;
+    if (bound[k] == 2) ++r.storeBound, r.storePhaseCycles += len;
+  }
+  return r;
+}
+
+} // namespace rubick::arch
