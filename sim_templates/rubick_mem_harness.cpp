@@ -2,23 +2,24 @@
 // part: `rubick verify` compiles it once per work directory (WORK/.runtime/) and links it with
 // each design's model and its rubick_mem_dut.cpp, which drives the pins.
 //
-//   sim design.json stimulus.txt [--wave FILE.fst] [--seed N] [--dram]
+//   sim design.json stimulus.txt [--wave FILE.fst] [--bases B0,B1,... --predicted C] [--dram]
 //
-// The design's AXI4 master talks to rubick_axi_mem.h, configured from design.json: the bus width,
-// the memory's bandwidth (bytes per cycle) and latency, as many bursts in flight as the design
-// issues (the engines' own limit is the one that counts), fixed latency (or, with --dram, row
-// buffer timing on top). It puts every input tensor in memory row-major, each at its own base
-// address (some not aligned to the bus, varied with the trial's seed; a 4 KiB gap between
-// tensors), fills each output region
-// with a pattern, allows writes only to the output regions, writes the BASE registers over
-// AXI4-Lite, starts with CTRL = 3 (start, interrupt enable), waits for irq (with a cycle limit),
-// reads STATUS and CYCLES, and compares every output element with the expected value from the
-// stimulus (computed by rubick's reference model). It prints the first mismatches, every
-// protocol violation the memory saw, and one line
+// The design's AXI4 master talks to rubick_axi_mem.h, configured from design.json: the bus
+// width, the memory's bandwidth (bytes per cycle) and latency, as many bursts in flight as the
+// design issues (the engines' own limit is the one that counts), fixed latency (or, with --dram,
+// row buffer timing on top). It puts every input tensor in memory row-major at its base address
+// (--bases, which verify varies per trial, some not aligned to the bus; else design.json's
+// timing.base_addresses), fills each output region with a pattern, allows writes only to the
+// output regions, writes the BASE registers over AXI4-Lite, starts with CTRL = 3 (start,
+// interrupt enable), waits for irq (with a cycle limit), reads STATUS and CYCLES, and compares
+// every output element with the expected value from the stimulus (computed by rubick's
+// reference model). It prints the first mismatches, every protocol violation the memory saw,
+// and one line
 //   RESULT PASS|FAIL mismatches=N elements=M measured=C predicted=P sim_cycles=S sim_seconds=T
-// where measured is the CYCLES register and predicted design.json's timing.cycles. It exits 0
-// only when every element matches, the memory saw no violation and no error response was
-// reported, and measured equals predicted (with --dram: reported, not required).
+// where measured is the CYCLES register and predicted --predicted (the cycles for those bases)
+// or design.json's timing.cycles. It exits 0 only when every element matches, the memory saw
+// no violation and no error response was reported, and measured equals predicted (with
+// --dram: reported, not required).
 
 #include "rubick_axi_mem.h"
 #include "rubick_sim_values.h"
@@ -99,21 +100,6 @@ std::vector<Tensor> readDesign(const nlohmann::json& j) {
   return ts;
 }
 
-// Where each tensor goes: in turn from 4 KiB, each 4 KiB aligned plus an offset (a multiple of
-// its element size, varied with the seed and the tensor, zero for some) so that rows cross bus
-// words in every way, and a 4 KiB gap after each, so that a stray access lands outside every
-// tensor. Returns the memory size needed.
-uint64_t place(std::vector<Tensor>& ts, uint64_t seed, unsigned busBytes) {
-  uint64_t at = 4096;
-  for (size_t t = 0; t < ts.size(); ++t) {
-    Tensor& x = ts[t];
-    const uint64_t k = (seed * 7 + t * 3) % 5;
-    x.base = at + (k == 0 ? 0 : (k * 3 * x.bytes()) % (2 * busBytes));
-    at = (x.base + x.footprint() + 4096 + 4095) / 4096 * 4096;
-  }
-  return at + 4096;
-}
-
 // One simulated cycle of the whole bench: the memory's registered outputs to the design, the
 // design settled with the clock low, its outputs sampled, the edge, then the memory's edge.
 class Bench {
@@ -191,18 +177,21 @@ private:
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr,
-                 "usage: %s design.json stimulus.txt [--wave FILE.fst] [--seed N] [--dram]\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s design.json stimulus.txt [--wave FILE.fst] [--bases B0,B1,... --predicted C] "
+        "[--dram]\n",
+        argv[0]);
     return 2;
   }
-  std::string wave;
+  std::string wave, bases;
   bool dram = false;
-  uint64_t seed = 0;
+  long long predictedArg = -1;
   for (int i = 3; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--wave" && i + 1 < argc) wave = argv[++i];
-    if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    if (a == "--bases" && i + 1 < argc) bases = argv[++i];
+    if (a == "--predicted" && i + 1 < argc) predictedArg = std::strtoll(argv[++i], nullptr, 10);
     if (a == "--dram") dram = true;
   }
   const nlohmann::json j = nlohmann::json::parse(std::ifstream(argv[1]));
@@ -222,7 +211,30 @@ int main(int argc, char** argv) {
   c.latency = j["memory"]["latency"].get<unsigned>();
   c.maxOutstanding = 256;
   c.dram = dram;
-  c.size = place(ts, seed, c.dataBytes);
+  // Where the tensors go: --bases (verify varies them per trial), else where design.json's
+  // prediction assumes them.
+  {
+    std::vector<uint64_t> at;
+    if (!bases.empty()) {
+      for (size_t p = 0; p < bases.size();) {
+        const size_t comma = std::min(bases.find(',', p), bases.size());
+        at.push_back(std::strtoull(bases.substr(p, comma - p).c_str(), nullptr, 10));
+        p = comma + 1;
+      }
+    } else if (j.contains("timing")) {
+      at = j["timing"]["base_addresses"].get<std::vector<uint64_t>>();
+    }
+    if (at.size() != ts.size()) {
+      std::fprintf(stderr, "%zu base addresses for %zu tensors\n", at.size(), ts.size());
+      return 2;
+    }
+    uint64_t end = 0;
+    for (size_t t = 0; t < ts.size(); ++t) {
+      ts[t].base = at[t];
+      end = std::max(end, at[t] + ts[t].footprint());
+    }
+    c.size = end + 4096; // room for a stray access past the last tensor to be caught
+  }
   AxiMem mem(c);
   for (const Tensor& x : ts) {
     const unsigned eb = x.bytes();
@@ -265,7 +277,9 @@ int main(int argc, char** argv) {
     regsOk = b.write(at, uint32_t(x.base)) && regsOk;
     regsOk = b.write(at + 4, uint32_t(x.base >> 32)) && regsOk;
   }
-  const uint64_t predicted = j.contains("timing") ? j["timing"]["cycles"].get<uint64_t>() : 0;
+  const uint64_t predicted = predictedArg >= 0      ? uint64_t(predictedArg)
+                             : j.contains("timing") ? j["timing"]["cycles"].get<uint64_t>()
+                                                    : 0;
   const uint64_t model = j["model"]["cycles"].get<uint64_t>();
   const uint64_t limit = 2 * std::max(predicted, model) + 10000;
   regsOk = b.write(0x00, 3) && regsOk;
@@ -310,7 +324,8 @@ int main(int argc, char** argv) {
   else if (!statusOk)
     std::printf("STATUS = 0x%x after irq (expected DONE and no ERROR)\n", status);
   if (!regsOk) std::printf("an AXI4-Lite access did not complete or was answered with an error\n");
-  if (!j.contains("timing")) std::printf("design.json has no timing.cycles to compare with\n");
+  if (predictedArg < 0 && !j.contains("timing"))
+    std::printf("design.json has no timing.cycles to compare with\n");
   const rubick_sim::AxiMemStats& st = mem.stats();
   std::printf(
       "memory: %llu bytes read in %llu bursts, %llu bytes written in %llu bursts, "

@@ -163,8 +163,10 @@ void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned build
     auto run = [&](const fs::path& program, const std::string& wave) {
       const std::string log = (d.dir / ("run_" + std::to_string(seed) + ".log")).string();
       fs::remove(log);
-      std::vector<std::string> args = {program.string(), "design.json", stim, "--seed",
-                                       std::to_string(seed)};
+      std::vector<std::string> args = {program.string(), "design.json", stim};
+      if (d.runArgs)
+        for (std::string& a : d.runArgs(seed))
+          args.push_back(std::move(a));
       if (!wave.empty()) {
         args.push_back("--wave");
         args.push_back(wave);

@@ -24,7 +24,8 @@ struct SimDesign {
   Harness harness = Harness::Host; // which testbench core it links (and so which dut.cpp)
   std::string faultyArray;         // RUBICK_VERIFY_FAULT=rtl breaks PE (0, 0) of the first
                                    // file whose path ends with this
-  std::function<std::string(uint64_t)> stimulus; // the stimulus text for a seed
+  std::function<std::string(uint64_t)> stimulus;             // the stimulus text for a seed
+  std::function<std::vector<std::string>(uint64_t)> runArgs; // extra harness arguments per seed
   int64_t simulatedCycles = 0; // about how many cycles a trial simulates (loading, run, reading)
   int64_t pes = 0;             // PEs simulated (for Build::Auto)
 };

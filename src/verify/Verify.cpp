@@ -1,10 +1,12 @@
 #include "rubick/verify/Verify.h"
 
+#include "MemoryRun.h"
 #include "Runtime.h"
 #include "Simulate.h"
 
 #include "rubick/arch/Buildable.h"
 #include "rubick/arch/MemoryPlan.h"
+#include "rubick/arch/MemoryTiming.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/emit/Package.h"
 #include "rubick/ref/Interpreter.h"
@@ -17,6 +19,7 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -77,9 +80,15 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
     d.files = emit::package(prog, v, pt, eo, name);
     d.faultyArray = "_array.v";
     if (!pt.buffer.size.empty()) {
-      // Tensors in the harness's memory, moved by the design's own DMA.
+      // Tensors in the harness's memory, moved by the design's own DMA; each trial places them
+      // differently, and the prediction follows.
       d.harness = Harness::Memory;
-      d.simulatedCycles = pt.memory.cycles;
+      auto plan = std::make_shared<const arch::MemoryPlan>(arch::makeMemoryPlan(
+          prog, v, pt.dataflow, pt.entries, eo.constraints.elementBits, pt.buffer, name));
+      const arch::AxiOptions axi = arch::axiOptions(eo.constraints.memory);
+      const dse::MemorySystem mem = eo.constraints.memory;
+      d.runArgs = [plan, axi, mem](uint64_t seed) { return memoryRunArgs(*plan, axi, mem, seed); };
+      d.simulatedCycles = arch::memoryTiming(*plan, axi, mem).cycles;
     } else {
       // A trial loads every element through the host port, runs, and reads the output back.
       d.simulatedCycles = pt.metrics.latency;

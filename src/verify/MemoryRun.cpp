@@ -1,0 +1,34 @@
+#include "MemoryRun.h"
+
+#include "rubick/arch/MemoryTiming.h"
+
+namespace rubick::verify {
+
+std::vector<uint64_t> trialBases(const arch::MemoryPlan& m, uint64_t seed, int64_t busBytes) {
+  std::vector<uint64_t> bases;
+  uint64_t at = 4096;
+  for (size_t t = 0; t < m.tensors.size(); ++t) {
+    const arch::TensorTransfer& x = m.tensors[t];
+    const uint64_t bytes = uint64_t(m.core.tensors[t].elementBits / 8);
+    uint64_t footprint = bytes;
+    for (int64_t s : x.shape)
+      footprint *= uint64_t(s);
+    const uint64_t k = (seed * 7 + t * 3) % 5;
+    const uint64_t base = at + (k == 0 ? 0 : (k * 3 * bytes) % (2 * uint64_t(busBytes)));
+    bases.push_back(base);
+    at = (base + footprint + 4096 + 4095) / 4096 * 4096;
+  }
+  return bases;
+}
+
+std::vector<std::string> memoryRunArgs(const arch::MemoryPlan& m, const arch::AxiOptions& o,
+                                       const dse::MemorySystem& mem, uint64_t seed) {
+  const std::vector<uint64_t> bases = trialBases(m, seed, o.busBytes);
+  std::string list;
+  for (uint64_t b : bases)
+    list += (list.empty() ? "" : ",") + std::to_string(b);
+  const arch::MemoryTiming t = arch::memoryTiming(m, o, mem, bases);
+  return {"--bases", list, "--predicted", std::to_string(t.cycles)};
+}
+
+} // namespace rubick::verify
