@@ -55,6 +55,9 @@ int runEmit(const EmitCli& o) {
             << chosen.dataflow.p << "x" << chosen.dataflow.q << "\n"
             << "latency " << chosen.metrics.latency << " cycles; top module " << name << "_top; "
             << files.size() << " files in " << o.output << "\n";
+  if (!chosen.buffer.size.empty())
+    std::cout << "(with a memory system the latency is the explorer's model; the hardware's "
+                 "exact cycles are design.json's timing.cycles)\n";
   return 0;
 }
 
