@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 ctest --test-dir build --output-on-failure -j "$jobs" -LE sim-long
 
-RUBICK_BUILD_DIR=build-asan RUBICK_CMAKE_ARGS="-DRUBICK_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug" \
+# The benchmarks are not run there, so not built.
+RUBICK_BUILD_DIR=build-asan \
+  RUBICK_CMAKE_ARGS="-DRUBICK_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DRUBICK_BENCH=OFF" \
   scripts/setup.sh
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L 'unit|golden|errors'
