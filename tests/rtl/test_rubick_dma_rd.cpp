@@ -180,10 +180,8 @@ Expect expect(const Engine& e, const Geometry& g, const AxiMem& mem) {
   return x;
 }
 
-// The cycle of done after a start at edge 0: rubick_lib's timing of the engine (the header
-// comments' formula and recurrence, with beats `spacing` cycles apart), so that the library's
-// cycle prediction and the RTL are checked against each other.
-long expectedDone(const Engine& e, const Geometry& g, unsigned latency, unsigned spacing = 1) {
+// The engine as rubick_lib describes it.
+rubick::arch::DmaEngine libEngine(const Engine& e) {
   rubick::arch::DmaEngine d;
   d.elemBytes = e.elemBytes();
   d.lanes = e.cfg.lanes;
@@ -191,6 +189,14 @@ long expectedDone(const Engine& e, const Geometry& g, unsigned latency, unsigned
   d.rows = e.cfg.rows;
   d.cols = e.cfg.cols;
   d.blockBeats = e.cfg.blockBeats;
+  return d;
+}
+
+// The cycle of done after a start at edge 0: rubick_lib's timing of the engine (the header
+// comments' formula and recurrence, with beats `spacing` cycles apart), so that the library's
+// cycle prediction and the RTL are checked against each other.
+long expectedDone(const Engine& e, const Geometry& g, unsigned latency, unsigned spacing = 1) {
+  const rubick::arch::DmaEngine d = libEngine(e);
   rubick::arch::BusTiming b;
   b.busBytes = e.bytes();
   b.beatSpacing = spacing;
@@ -202,13 +208,7 @@ long expectedDone(const Engine& e, const Geometry& g, unsigned latency, unsigned
 
 // The library's read commands are the ones the test derives from the header.
 void checkCommands(const Engine& e, const Geometry& g, const Expect& x) {
-  rubick::arch::DmaEngine d;
-  d.elemBytes = e.elemBytes();
-  d.lanes = e.cfg.lanes;
-  d.rowLanes = e.cfg.rowLanes;
-  d.rows = e.cfg.rows;
-  d.cols = e.cfg.cols;
-  d.blockBeats = e.cfg.blockBeats;
+  const rubick::arch::DmaEngine d = libEngine(e);
   const std::vector<rubick::arch::DmaCommand> lib =
       rubick::arch::readCommands(d, {g.base, g.pitch, g.rv, g.cv}, e.bytes());
   bool same = lib.size() == x.cmds.size();
