@@ -69,11 +69,38 @@ std::vector<Chunking> chunkings(const dataflow::StatementView& v, const Dataflow
   return out;
 }
 
+// The DMA lanes of access `a` (include/rubick/arch/DmaMap.h), from the array-level layout alone:
+// consecutive elements along a tensor dimension reach different banks when the inner loop that
+// indexes it moves the PE to another port of the entry, for as many values as that loop spans on
+// the array. The engine takes the direction with more lanes (column lanes on a tie), at most one
+// lane per bank.
+void dmaLanes(const dataflow::StatementView& v, const Dataflow& d, const ir::OrientedEntry& e,
+              size_t a, BankUse& b) {
+  const dataflow::AccessView& av = v.accesses[a];
+  const ir::EntryInfo& inf = ir::info(e.kind);
+  auto spread = [&](size_t dim) {
+    int64_t most = 1;
+    for (size_t c = 0; c < d.k(); ++c) {
+      if (av.coeffs[dim][size_t(d.inner[c].loop)] == 0) continue;
+      const int64_t sx = d.s[0][c], sy = d.s[1][c];
+      const bool moves = inf.omega[0][0] * sx + inf.omega[0][1] * sy != 0 ||
+                         inf.omega[1][0] * sx + inf.omega[1][1] * sy != 0;
+      if (moves) most = std::max(most, d.inner[c].factor);
+    }
+    return std::min(most, b.ports);
+  };
+  const size_t dims = av.coeffs.size();
+  const int64_t cols = dims ? spread(dims - 1) : 1, rows = dims > 1 ? spread(dims - 2) : 1;
+  b.rowLanes = rows > cols;
+  b.lanes = std::max(rows, cols);
+}
+
 // Everything the search reads besides the statement: equal keys, equal results. Per loop its
 // role and factor (which give the sizes and the array tile of every chunking), per access its
-// ports and element bytes (the same in every chunking), per chunking the tile cycles and every
-// access's bank words per array tile, the memory and the budget.
-std::vector<int64_t> searchKey(const Space& s, const std::vector<Chunking>& cs,
+// ports, element bytes and DMA lanes (the same in every chunking), per chunking the tile cycles
+// and every access's bank words per array tile, the memory and the budget.
+std::vector<int64_t> searchKey(const dataflow::StatementView& v, const Space& s,
+                               const std::vector<Chunking>& cs,
                                const std::vector<ir::OrientedEntry>& entries,
                                const std::vector<int64_t>& elementBits, const Dataflow& d,
                                const MemorySystem& memory, int64_t bankBudget, bool prune) {
@@ -90,8 +117,12 @@ std::vector<int64_t> searchKey(const Space& s, const std::vector<Chunking>& cs,
     k.push_back(s.factor[l]);
   }
   for (size_t a = 0; a < entries.size(); ++a) {
-    k.push_back(ir::ports(entries[a].kind, d.p, d.q));
+    BankUse b;
+    b.ports = ir::ports(entries[a].kind, d.p, d.q);
+    dmaLanes(v, d, entries[a], a, b);
+    k.push_back(b.ports);
     k.push_back(elementBits[a]);
+    k.push_back(b.rowLanes ? -b.lanes - 1 : b.lanes);
   }
   for (const Chunking& c : cs) {
     k.push_back(c.schedule.tileCycles);
@@ -179,6 +210,7 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
         dep |= row[l] != 0;
       if (dep) b.grow.push_back(int(l));
     }
+    dmaLanes(v, d, entries[a], a, b);
     p.banks.push_back(std::move(b));
     p.dims.push_back(tensorDims(v, a));
     std::vector<char> dep(v.extent.size(), 0);
@@ -279,7 +311,7 @@ std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
   const detail::SearchInput in{v, d, s, cs, entries, elementBits, memory, bankBudget};
   auto search = [&] { return prune ? detail::searchBestFirst(in, cache) : detail::searchAll(in); };
   const std::vector<int64_t> key =
-      cache ? detail::searchKey(s, cs, entries, elementBits, d, memory, bankBudget, prune)
+      cache ? detail::searchKey(v, s, cs, entries, elementBits, d, memory, bankBudget, prune)
             : std::vector<int64_t>{};
   const std::shared_ptr<const detail::SearchResult> r =
       detail::cached<detail::SearchResult>(cache, key, search);

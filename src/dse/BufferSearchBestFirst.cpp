@@ -2,17 +2,21 @@
 // sizes get a lower bound of their cycles, whatever the order of the levels; candidates are then
 // evaluated in the bound's order until the bound exceeds the best cycles found, so the result is
 // the plain search's (the ranking is a strict total order and only strictly worse candidates are
-// skipped). With in0 the first tile's input beats, out the last tile's output beats and T the
-// beats of every distinct tile once (every input tile is loaded and every output tile stored at
-// least once):
+// skipped). A transfer lasts the latency, its engine overhead and its units, the larger of its
+// beats and write groups; with in0 the first tile's input units, out the last tile's output
+// units, R and W the units of every distinct input and output tile once (each is loaded or
+// stored at least once):
 //
-//   cycles >= X(in0) + X(out) + max(compute, T - in0 - out)
+//   cycles >= sum over inputs (latency + load overhead) + in0
+//             + sum over outputs (latency + store overhead) + out
+//             + max(compute, R - in0, W - out)
 //
-// since the windows between sum to at least the array's work and at least the beats they move.
-// A chunking's candidates are made only when its own bound comes out: its compute cycles plus the
-// shortest first load and last store (latency + 1 each), which none of its candidates beats.
-// Candidates over the bank budget are never made: bank bytes only grow with a loop's size, so a
-// sweep of one loop from its smallest size up stops at the first over the budget.
+// where compute is the core's phases, each running a full buffer tile (corePhase), since the
+// phases between last at least that and at least the units each channel moves in them. A chunking's
+// candidates are made only when its own bound comes out: its compute cycles plus the shortest first
+// load and last store, which none of its candidates beats. Candidates over the bank budget are
+// never made: bank bytes only grow with a loop's size, so a sweep of one loop from its smallest
+// size up stops at the first over the budget.
 
 #include "BufferSearchCommon.h"
 #include "MemoryCommon.h"
@@ -28,6 +32,21 @@ void appendBeatKey(const MemoryProblem& p, std::vector<int64_t>& key) {
   for (const BankUse& b : p.banks)
     key.push_back(b.bytes);
   key.push_back(p.memory.bytesPerCycle);
+}
+
+// What tileTransferCycles reads besides tileBeats': the DMA lanes and the latency.
+void appendTransferKey(const MemoryProblem& p, std::vector<int64_t>& key) {
+  appendBeatKey(p, key);
+  for (const BankUse& b : p.banks)
+    key.push_back(b.rowLanes ? -b.lanes - 1 : b.lanes);
+  key.push_back(p.memory.latency);
+}
+
+// A transfer's cycles beyond its latency and overhead: the larger of its beats and write groups.
+int64_t transferUnits(const MemoryProblem& p, size_t a, const std::vector<int64_t>& size) {
+  const bool load = !p.view->accesses[a].write;
+  return tileTransferCycles(p, a, size, load) - p.memory.latency -
+         (load ? kLoadOverhead : kStoreOverhead);
 }
 
 BeatTables beatTables(const MemoryProblem& p, const Space& s) {
@@ -74,7 +93,7 @@ BeatTables beatTables(const MemoryProblem& p, const Space& s) {
         // With every loop at its last tile or every one at a full tile, these are also the last
         // and the first tile.
         const bool needed = times || m == 0 || m == all;
-        const int64_t b = needed ? tileBeats(p, a, size) : 0;
+        const int64_t b = needed ? transferUnits(p, a, size) : 0;
         least += times * b;
         if (m == 0) tb.first[size_t(i)] = b;
         if (m == all) tb.last[size_t(i)] = b;
@@ -94,7 +113,7 @@ std::shared_ptr<const BeatTables> sharedBeatTables(const MemoryProblem& p, const
     key.push_back(int64_t(sizes.size()));
     key.insert(key.end(), sizes.begin(), sizes.end());
   }
-  appendBeatKey(p, key);
+  appendTransferKey(p, key);
   return cached<BeatTables>(cache, key, make);
 }
 
@@ -110,10 +129,10 @@ std::shared_ptr<const SizeProfiles> sizeProfiles(const MemoryProblem& p, const B
       out.orders.push_back(form.profile(o));
     return out;
   };
-  // What the profiles read besides the statement: sizes, array tile, and appendBeatKey's.
+  // What the profiles read besides the statement: sizes, array tile, and appendTransferKey's.
   key.assign(t.size.begin(), t.size.end());
   key.insert(key.end(), p.arrayTile.begin(), p.arrayTile.end());
-  appendBeatKey(p, key);
+  appendTransferKey(p, key);
   return cached<SizeProfiles>(cache, key, make);
 }
 
@@ -161,11 +180,11 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
   };
   constexpr size_t kLater = ~size_t(0);
   auto later = [](const Candidate& a, const Candidate& b) { return a.bound > b.bound; };
-  bool hasInput = false, hasOutput = false;
+  // The first tile's loads and the last one's stores without their beats.
+  int64_t ends = 0;
   for (const dataflow::AccessView& a : v.accesses)
-    (a.write ? hasOutput : hasInput) = true;
-  const int64_t minEnds =
-      (hasInput ? in.memory.latency + 1 : 0) + (hasOutput ? in.memory.latency + 1 : 0);
+    ends += in.memory.latency + (a.write ? kStoreOverhead : kLoadOverhead);
+  const int64_t minEnds = ends + 2; // at least a beat each way
   std::vector<Candidate> heap;
   for (size_t ci = 0; ci < in.chunkings.size(); ++ci)
     heap.push_back({in.chunkings[ci].compute + minEnds, uint32_t(ci), kLater, 0});
@@ -195,8 +214,12 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
   std::vector<std::vector<int64_t>> bank;
   auto expand = [&](size_t ci) {
     const MemoryProblem& p = in.problem(ci);
-    const int64_t compute = in.chunkings[ci].compute;
     bankTables(p, s, beats, bank);
+    // Per loop and size choice: buffer tiles along it, array tiles in one buffer tile.
+    auto tilesOf = [&](size_t l, size_t i) {
+      const int64_t e = v.extent[l], size = std::min(s.sizes[l][i], e);
+      return std::pair{ceilDiv(e, size), ceilDiv(size, p.arrayTile[l])};
+    };
     for (size_t l = 0; l < n; ++l)
       at[l] = 0;
     for (size_t i = 0; i < s.timeLoops.size(); ++i)
@@ -207,18 +230,25 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
         for (size_t l = 0; l < n; ++l)
           if (l != sweep) table[a] += size_t(beats[a].stride[l]) * at[l];
       }
+      int64_t phases = 1, full = 1; // of the loops but `sweep`
+      for (size_t l = 0; l < n; ++l)
+        if (l != sweep) {
+          const auto [t, f] = tilesOf(l, at[l]);
+          phases *= t, full *= f;
+        }
       for (size_t k = sweep < n ? s.sizes[sweep].size() : 1; k-- > 0;) {
-        int64_t bytes = 0, in0 = 0, out = 0, least = 0;
+        int64_t bytes = 0, in0 = 0, out = 0, reads = 0, writes = 0;
         for (size_t a = 0; a < accesses; ++a) {
           const TileBeats& tb = beats[a];
           const size_t i = table[a] + (sweep < n ? size_t(tb.stride[sweep]) * k : 0);
           bytes += bank[a][i];
           (v.accesses[a].write ? out : in0) += v.accesses[a].write ? tb.last[i] : tb.first[i];
-          least += tb.least[i];
+          (v.accesses[a].write ? writes : reads) += tb.least[i];
         }
         if (in.bankBudget && bytes > in.bankBudget) break;
-        const int64_t bound =
-            transferCycles(p, in0) + transferCycles(p, out) + std::max(compute, least - in0 - out);
+        const auto [t, f] = sweep < n ? tilesOf(sweep, k) : std::pair<int64_t, int64_t>{1, 1};
+        const int64_t core = phases * t * corePhase(full * f, p.tileCycles);
+        const int64_t bound = ends + in0 + out + std::max({core, reads - in0, writes - out});
         if (best && bound > best->cycles) continue;
         if (sweep < n) at[sweep] = k;
         heap.push_back({bound, uint32_t(ci), indices.size(), bytes});
@@ -255,7 +285,7 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
     std::shared_ptr<const SizeProfiles> profiles = sizeProfiles(p, t, form, cache, key);
     for (size_t k = 0; k < profiles->orders.size(); ++k) {
       const OrderProfile& o = profiles->orders[k];
-      const int64_t cycles = o.cycles(p, p.tileCycles);
+      const int64_t cycles = o.cycles(p.tileCycles);
       const int64_t bus = o.busBeats * p.memory.bytesPerCycle;
       if (best && std::tie(cycles, bus, c.bankBytes, t.size, o.order) >=
                       std::tie(best->cycles, best->busBytes, best->bankBytes, best->tiling.size,

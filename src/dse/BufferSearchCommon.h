@@ -61,8 +61,9 @@ struct SearchResult {
 };
 
 /// Per access, over the size choices of the loops it depends on (mixed radix, `stride` per loop,
-/// 0 for the others): the beats of its first tile (every loop at its full size), of its last
-/// tile, and of every distinct tile once. They depend on the sizes alone, not on the chunking.
+/// 0 for the others): the transfer units (the larger of beats and DMA write groups) of its first
+/// tile (every loop at its full size), of its last tile, and of every distinct tile once. They
+/// depend on the sizes and the DMA lanes, which chunking a time loop does not change.
 struct TileBeats {
   std::vector<int64_t> stride;
   std::vector<int64_t> first, last, least;

@@ -97,7 +97,15 @@ void finishMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w,
 
 using detail::Walk;
 
-int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize) {
+namespace {
+
+// A tile in the tensor's row-major layout: `runs` runs of `run` contiguous elements, and as the
+// DMA sees it, `rows` x `cols` (the last dimension is cols).
+struct TileShape {
+  int64_t run = 1, runs = 1, rows = 1, cols = 1;
+};
+
+TileShape tileShape(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize) {
   const dataflow::AccessView& av = p.view->accesses[a];
   const std::vector<int64_t> computed =
       a < p.dims.size() ? std::vector<int64_t>{} : detail::tensorDims(*p.view, a);
@@ -111,18 +119,42 @@ int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& 
   };
   // Row-major: the last dimension is contiguous, and so are the ones above it while every
   // dimension below is taken whole.
-  int64_t run = 1, runs = 1;
+  TileShape s;
   size_t k = dim.size();
   while (k > 0) {
     --k;
     const int64_t r = range(k);
-    run *= r;
+    s.run *= r;
+    if (k + 1 == dim.size()) s.cols = r;
     if (r != dim[k]) break;
   }
   for (size_t d = 0; d < k; ++d)
-    runs *= range(d);
-  const int64_t bytes = run * p.banks[a].bytes, w = p.memory.bytesPerCycle;
-  return runs * ((bytes + w - 1) / w);
+    s.runs *= range(d);
+  s.rows = dim.empty() ? 1 : s.run / s.cols * s.runs;
+  return s;
+}
+
+int64_t beatsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
+  const int64_t bytes = s.run * p.banks[a].bytes, w = p.memory.bytesPerCycle;
+  return s.runs * ((bytes + w - 1) / w);
+}
+
+} // namespace
+
+int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize) {
+  return beatsOf(p, a, tileShape(p, a, loopSize));
+}
+
+int64_t tileTransferCycles(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize,
+                           bool load) {
+  const TileShape s = tileShape(p, a, loopSize);
+  const BankUse& b = p.banks[a];
+  int64_t groups = 0;
+  if (b.lanes > 0)
+    groups = b.rowLanes ? detail::ceilDiv(s.rows, b.lanes) * s.cols
+                        : s.rows * detail::ceilDiv(s.cols, b.lanes);
+  return p.memory.latency + (load ? kLoadOverhead : kStoreOverhead) +
+         std::max(beatsOf(p, a, s), groups);
 }
 
 int64_t bankBytes(const MemoryProblem& p, const BufferTiling& t) {
@@ -142,7 +174,7 @@ namespace detail {
 MemoryMetrics profileMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w,
                              const OrderProfile& o) {
   const int64_t beatBytes = p.memory.bytesPerCycle;
-  const OrderProfile::Sum s = o.sum(p, p.tileCycles);
+  const OrderProfile::Sum s = o.sum(p.tileCycles);
   MemoryMetrics m;
   m.bufferTiles = w.tiles;
   m.tensors.resize(p.view->accesses.size());

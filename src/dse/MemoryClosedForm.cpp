@@ -1,11 +1,12 @@
 // The memory model's cycle sum in closed form (include/rubick/dse/Memory.h). Tiles are grouped by
 // the class of each level's index (first, middle, next to last, last): within a class every term
 // of the sum is the same, so the sum costs at most 4^levels terms, whatever the tile count. A
-// term needs the transfer beats of a tile whose loops are each at a full or at their last size:
+// term needs the transfers of a tile whose loops are each at a full or at their last size:
 // those are memoised, so every order of the same sizes shares them.
 
 #include "MemoryCommon.h"
 
+#include <algorithm>
 #include <array>
 #include <tuple>
 
@@ -48,7 +49,8 @@ void ClosedForm::reset(const MemoryProblem& p, const std::vector<int64_t>& size)
   memo_ = bits_ <= kMemoBits;
   if (memo_) {
     beatMemo_.assign(accesses << bits_, -1);
-    tileMemo_.assign(size_t(1) << bits_, -1);
+    loadMemo_.assign(accesses << bits_, -1);
+    storeMemo_.assign(accesses << bits_, -1);
   }
 }
 
@@ -67,11 +69,11 @@ int64_t ClosedForm::beats(size_t a, uint64_t mask) {
   return b;
 }
 
-int64_t ClosedForm::arrayTiles(uint64_t mask) {
-  if (!memo_) return detail::arrayTiles(*p_, sizeAt(mask));
-  int64_t& t = tileMemo_[mask];
-  if (t < 0) t = detail::arrayTiles(*p_, sizeAt(mask));
-  return t;
+int64_t ClosedForm::transfer(size_t a, uint64_t mask, bool load) {
+  if (!memo_) return tileTransferCycles(*p_, a, sizeAt(mask), load);
+  int64_t& c = (load ? loadMemo_ : storeMemo_)[(a << bits_) | mask];
+  if (c < 0) c = tileTransferCycles(*p_, a, sizeAt(mask), load);
+  return c;
 }
 
 OrderProfile ClosedForm::profile(const std::vector<int>& order) {
@@ -90,10 +92,11 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
   for (size_t a = 0; a < accesses; ++a) {
     const bool write = v.accesses[a].write;
     const int64_t b = write ? beats(a, allLast) : beats(a, 0);
-    (write ? pr.outLast : pr.in0) += b;
+    (write ? pr.outLast : pr.in0) += write ? transfer(a, allLast, false) : transfer(a, 0, true);
     (write ? pr.writeBeats : pr.readBeats)[a] += b;
     pr.busBeats += b;
   }
+  pr.fullTiles = detail::arrayTiles(*p_, full_);
 
   // Per access, the innermost level of a loop it depends on (-1: none).
   deepest_.assign(accesses, -1);
@@ -139,18 +142,29 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
     // Which loops are at their last size in this tile, the next and the previous one (levels
     // inside the stepping level restart at index 0 in the next tile, and were at their last
     // index in the previous one).
-    uint64_t cur = 0, next = 0, prev = 0;
+    uint64_t next = 0, prev = 0;
     for (size_t i = 0; i < levels; ++i) {
       const int b = bit_[size_t(order[i])];
       if (b < 0) continue; // one tile: its full size is its last
       const Class& c = classes[i][pick[i]];
       const uint64_t m = uint64_t(1) << b;
       const bool atLast = c.last;
-      if (atLast) cur |= m;
       if (int(i) < jOut ? atLast : int(i) == jOut && c.penult) next |= m;
       if (int(i) < jIn ? atLast : int(i) > jIn) prev |= m;
     }
-    int64_t moved = 0;
+    // The stores of the previous tile, then the loads of the next one, each chain in access
+    // order (the sequencer's); a reload waits for its own tensor's store.
+    pr.phases += count;
+    int64_t store = 0, load = 0;
+    storeEnd_.assign(accesses, -1);
+    for (size_t a = 0; a < accesses && jIn >= 0; ++a)
+      if (v.accesses[a].write && deepest_[a] >= jIn) {
+        const int64_t b = beats(a, prev);
+        store += transfer(a, prev, false);
+        storeEnd_[a] = store;
+        pr.writeBeats[a] += count * b;
+        pr.busBeats += count * b;
+      }
     for (size_t a = 0; a < accesses && jOut >= 0; ++a) {
       if (deepest_[a] < jOut) continue; // its tile does not change
       bool read = !v.accesses[a].write;
@@ -161,18 +175,11 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
       }
       if (!read) continue;
       const int64_t b = beats(a, next);
-      moved += b;
+      load = std::max(load, storeEnd_[a]) + transfer(a, next, true);
       pr.readBeats[a] += count * b;
       pr.busBeats += count * b;
     }
-    for (size_t a = 0; a < accesses && jIn >= 0; ++a)
-      if (v.accesses[a].write && deepest_[a] >= jIn) {
-        const int64_t b = beats(a, prev);
-        moved += b;
-        pr.writeBeats[a] += count * b;
-        pr.busBeats += count * b;
-      }
-    terms_.push_back({count, arrayTiles(cur), moved});
+    terms_.push_back({count, load, store});
     size_t i = 0;
     for (; i < levels; ++i) {
       if (++pick[i] < nclass[i]) break;
@@ -180,14 +187,13 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
     }
     if (i == levels) break;
   }
-  // Classes with the same array tiles and beats add up (profiles are kept: no spare capacity).
+  // Classes with the same chains add up (profiles are kept: no spare capacity).
   std::sort(terms_.begin(), terms_.end(), [](const auto& x, const auto& y) {
-    return std::tie(x.arrayTiles, x.beats) < std::tie(y.arrayTiles, y.beats);
+    return std::tie(x.load, x.store) < std::tie(y.load, y.store);
   });
   size_t w = 0;
   for (size_t r = 0; r < terms_.size(); ++r)
-    if (w && terms_[w - 1].arrayTiles == terms_[r].arrayTiles &&
-        terms_[w - 1].beats == terms_[r].beats)
+    if (w && terms_[w - 1].load == terms_[r].load && terms_[w - 1].store == terms_[r].store)
       terms_[w - 1].count += terms_[r].count;
     else
       terms_[w++] = terms_[r];
@@ -195,23 +201,23 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
   return pr;
 }
 
-OrderProfile::Sum OrderProfile::sum(const MemoryProblem& p, int64_t tileCycles) const {
+OrderProfile::Sum OrderProfile::sum(int64_t tileCycles) const {
+  const int64_t core = corePhase(fullTiles, tileCycles);
   Sum s;
-  s.cycles = transferCycles(p, in0) + transferCycles(p, outLast);
-  s.transferCycles = s.cycles;
+  s.cycles = s.transferCycles = in0 + outLast;
+  s.computeCycles = phases * fullTiles * tileCycles;
   for (const Term& t : terms) {
-    const int64_t compute = t.arrayTiles * tileCycles, transfer = transferCycles(p, t.beats);
-    s.cycles += t.count * std::max(compute, transfer);
-    s.computeCycles += t.count * compute;
-    s.transferCycles += t.count * transfer;
+    s.cycles += t.count * std::max({core, t.load, t.store});
+    s.transferCycles += t.count * std::max(t.load, t.store);
   }
   return s;
 }
 
-int64_t OrderProfile::cycles(const MemoryProblem& p, int64_t tileCycles) const {
-  int64_t c = transferCycles(p, in0) + transferCycles(p, outLast);
+int64_t OrderProfile::cycles(int64_t tileCycles) const {
+  const int64_t core = corePhase(fullTiles, tileCycles);
+  int64_t c = in0 + outLast;
   for (const Term& t : terms)
-    c += t.count * std::max(t.arrayTiles * tileCycles, transferCycles(p, t.beats));
+    c += t.count * std::max({core, t.load, t.store});
   return c;
 }
 

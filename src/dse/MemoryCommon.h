@@ -40,32 +40,35 @@ Walk makeWalk(const MemoryProblem& p, const BufferTiling& t);
 /// Array tiles in a buffer tile with these loop sizes.
 int64_t arrayTiles(const MemoryProblem& p, const std::vector<int64_t>& size);
 
-/// X(beats): the cycles of a transfer window.
-inline int64_t transferCycles(const MemoryProblem& p, int64_t beats) {
-  return beats == 0 ? 0 : p.memory.latency + beats;
+/// The core's part of a phase: C + 1 (include/rubick/dse/Memory.h) for `fullTiles` array tiles.
+inline int64_t corePhase(int64_t fullTiles, int64_t tileCycles) {
+  return fullTiles * tileCycles + 2;
 }
 
 /// The cycle sum of one order of one set of buffer tile sizes, in closed form, without the array
-/// tile's cycles: the terms (count, array tiles, beats moved) of its tile classes, merged when
-/// equal. Every design with the same sizes and array tile shares it (BufferSearchCache).
+/// tile's cycles: the terms (count, load chain, store chain) of its tile classes, merged when
+/// equal. Every design with the same sizes, array tile and DMA lanes shares it
+/// (BufferSearchCache).
 struct OrderProfile {
   struct Term {
-    int64_t count = 0, arrayTiles = 0, beats = 0;
+    int64_t count = 0, load = 0, store = 0; // phases; their load and store chains in cycles
     friend auto operator<=>(const Term&, const Term&) = default;
   };
   std::vector<int> order;
-  int64_t in0 = 0, outLast = 0;               // beats of the first tile's loads, last tile's stores
-  int64_t busBeats = 0;                       // read + written
+  int64_t fullTiles = 0;        // array tiles in a full buffer tile
+  int64_t phases = 0;           // buffer tiles
+  int64_t in0 = 0, outLast = 0; // cycles of the first tile's loads, the last tile's stores
+  int64_t busBeats = 0;         // read + written
   std::vector<int64_t> readBeats, writeBeats; // per access, over the whole run
   std::vector<Term> terms;
 
   struct Sum {
     int64_t cycles = 0, computeCycles = 0, transferCycles = 0;
   };
-  /// The cycles with `tileCycles` per array tile and the problem's latency.
-  Sum sum(const MemoryProblem& p, int64_t tileCycles) const;
+  /// The cycles with `tileCycles` per array tile.
+  Sum sum(int64_t tileCycles) const;
   /// Only the cycles (the search's hot loop).
-  int64_t cycles(const MemoryProblem& p, int64_t tileCycles) const;
+  int64_t cycles(int64_t tileCycles) const;
 };
 
 /// Every order the search tries for one set of sizes, with its profile.
@@ -92,8 +95,8 @@ public:
 private:
   // Bit j of a mask: the j-th loop with several tiles is at its last tile.
   int64_t beats(size_t a, uint64_t mask);
-  int64_t arrayTiles(uint64_t mask);
-  const std::vector<int64_t>& sizeAt(uint64_t mask); // in size_
+  int64_t transfer(size_t a, uint64_t mask, bool load); // tileTransferCycles
+  const std::vector<int64_t>& sizeAt(uint64_t mask);    // in size_
 
   struct Class {
     bool first, penult, last;
@@ -106,12 +109,13 @@ private:
   std::vector<int> deepest_;                  // per access (scratch of profile)
   std::vector<std::array<Class, 4>> classes_; // per level (scratch of profile)
   std::vector<size_t> nclass_, pick_;         // per level (scratch of profile)
+  std::vector<int64_t> storeEnd_;             // per access (scratch of profile)
   std::vector<int64_t> size_;                 // per loop (scratch of sizeAt)
   std::vector<OrderProfile::Term> terms_;     // scratch of profile
   size_t bits_ = 0;
-  bool memo_ = false;             // 2^bits small enough to keep every value
-  std::vector<int64_t> beatMemo_; // [a << bits | mask], -1 until computed
-  std::vector<int64_t> tileMemo_; // [mask]
+  bool memo_ = false;                         // 2^bits small enough to keep every value
+  std::vector<int64_t> beatMemo_;             // [a << bits | mask], -1 until computed
+  std::vector<int64_t> loadMemo_, storeMemo_; // the same for tileTransferCycles
 };
 
 /// The metrics' totals from per-tensor beats and the cycle sum (fills tensors' names, the

@@ -2,6 +2,7 @@
 
 #include "MemoryCommon.h"
 
+#include <algorithm>
 #include <set>
 
 namespace rubick::dse {
@@ -42,7 +43,8 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
   };
   std::vector<std::set<std::vector<int64_t>>> visited(accesses);
   const size_t n = tiles.size();
-  std::vector<int64_t> in(n + 1, 0), out(n, 0); // beats read for tile s, written after tile s
+  // Per tile s: which accesses are loaded for it, and stored after it.
+  std::vector<std::vector<char>> load(n, std::vector<char>(accesses, 0)), store = load;
   for (size_t s = 0; s < n; ++s) {
     const std::vector<int64_t> size = sizes(tiles[s]);
     for (size_t a = 0; a < accesses; ++a) {
@@ -50,22 +52,33 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
       const bool leaves = s + 1 == n || key(a, tiles[s]) != key(a, tiles[s + 1]);
       const int64_t b = tileBeats(p, a, size);
       if (!v.accesses[a].write) {
-        if (changed) in[s] += b, m.tensors[a].readBytes += b * beatBytes;
+        if (changed) load[s][a] = 1, m.tensors[a].readBytes += b * beatBytes;
         continue;
       }
       if (changed && !visited[a].insert(key(a, tiles[s])).second)
-        in[s] += b, m.tensors[a].readBytes += b * beatBytes;
-      if (leaves) out[s] += b, m.tensors[a].writeBytes += b * beatBytes;
+        load[s][a] = 1, m.tensors[a].readBytes += b * beatBytes;
+      if (leaves) store[s][a] = 1, m.tensors[a].writeBytes += b * beatBytes;
     }
   }
-  int64_t cycles = detail::transferCycles(p, in[0]) + detail::transferCycles(p, out[n - 1]);
-  int64_t transferTotal = cycles;
-  for (size_t s = 0; s < n; ++s) {
-    const int64_t compute = detail::arrayTiles(p, sizes(tiles[s])) * p.tileCycles;
-    const int64_t transfer = detail::transferCycles(p, in[s + 1] + (s ? out[s - 1] : 0));
-    cycles += std::max(compute, transfer);
-    m.computeCycles += compute;
-    transferTotal += transfer;
+  // The phases: the first tile's loads; per tile its core, the previous tile's stores and the
+  // next tile's loads (a reload after its own tensor's store); the last tile's stores.
+  const int64_t core = detail::corePhase(detail::arrayTiles(p, w.full), p.tileCycles);
+  int64_t cycles = 0, transferTotal = 0;
+  for (size_t k = 0; k <= n + 1; ++k) { // phase k - 1
+    int64_t loads = 0, stores = 0;
+    std::vector<int64_t> storeEnd(accesses, -1);
+    if (k >= 2)
+      for (size_t a = 0; a < accesses; ++a)
+        if (store[k - 2][a])
+          storeEnd[a] = stores += tileTransferCycles(p, a, sizes(tiles[k - 2]), false);
+    if (k < n)
+      for (size_t a = 0; a < accesses; ++a)
+        if (load[k][a])
+          loads = std::max(loads, storeEnd[a]) + tileTransferCycles(p, a, sizes(tiles[k]), true);
+    const bool compute = k >= 1 && k <= n;
+    cycles += std::max({compute ? core : 0, loads, stores});
+    transferTotal += std::max(loads, stores);
+    if (compute) m.computeCycles += core - 2;
   }
   m.cycles = cycles;
   m.memoryBound = transferTotal > m.computeCycles;

@@ -79,13 +79,27 @@ TEST(Memory, HandDerivedTraffic) {
   EXPECT_EQ(m.tensors[2].readBytes, 16 * 16);
   EXPECT_EQ(m.tensors[0].writeBytes, 16 * 16 * 4);
   EXPECT_EQ(m.bufferTiles, 2);
-  // Two tiles: load A rows 0-7 and B (32 + 64 beats), compute, load A rows 8-15 (32 beats)
-  // under it, compute, store C rows 8-15 (128 beats); C rows 0-7 go out while tile 1 computes.
-  const int64_t tile = p.tileCycles * 8; // 2 x 4 array tiles of 4x4 per buffer tile
-  const int64_t cycles =
-      (10 + 96) + std::max<int64_t>(tile, 10 + 32) + std::max<int64_t>(tile, 10 + 128) + (10 + 128);
-  EXPECT_EQ(m.cycles, cycles);
-  EXPECT_EQ(m.computeCycles, 2 * tile);
+  // DMA lanes: A's rows (i) spread over the array's x ports, its columns (k) are time: 4 row
+  // lanes; B's columns (j) spread over the y ports: 4 column lanes; C is one bank per PE and
+  // both its dimensions spread: 4 column lanes (columns first on a tie).
+  EXPECT_EQ(p.banks[1].lanes, 4);
+  EXPECT_TRUE(p.banks[1].rowLanes);
+  EXPECT_EQ(p.banks[2].lanes, 4);
+  EXPECT_FALSE(p.banks[2].rowLanes);
+  EXPECT_EQ(p.banks[0].lanes, 4);
+  EXPECT_FALSE(p.banks[0].rowLanes);
+  // A transfer: latency 10 + overhead + max(beats, groups).
+  //   A rows 0-7 or 8-15: 128 bytes in one run = 32 beats; 2 x 16 groups of 4 rows: 51 cycles.
+  //   B whole: 64 beats; 16 x 4 groups: 83 cycles.
+  //   C 8 rows: 512 bytes = 128 beats; 8 x 4 groups: 143 cycles.
+  // Phases: load A rows 0-7 then B; tile 0 computes while A rows 8-15 load; tile 1 computes
+  // while C rows 0-7 are stored; C rows 8-15 are stored. The core runs 2 x 4 array tiles of 4x4
+  // per buffer tile, plus its done and the next phase's start.
+  const int64_t core = p.tileCycles * 8 + 2;
+  const int64_t la = 10 + kLoadOverhead + 32, lb = 10 + kLoadOverhead + 64;
+  const int64_t sc = 10 + kStoreOverhead + 128;
+  EXPECT_EQ(m.cycles, (la + lb) + std::max(core, la) + std::max(core, sc) + sc);
+  EXPECT_EQ(m.computeCycles, 2 * p.tileCycles * 8);
 
   // Order matters: tiles over i and k (k outer) write C's partial sums out and read them back.
   BufferTiling rmw{{8, 16, 8}, {2, 0}};

@@ -5,17 +5,23 @@
 // A buffer tile is a box of the loop space: per loop a size (a multiple of the array tile's
 // extent in that loop), walked in a loop order chosen per design (outermost first). Banks are
 // ping-pong: while the array computes buffer tile s, the DMA reads what tile s+1 needs and
-// writes what tile s-1 finished. So
+// writes what tile s-1 finished. The cycles are those of the emitted sequencer
+// (arch/BufferSequence.h), each phase lasting as long as the longest of its three chains:
 //
-//   cycles = X(in(0)) + sum over s of max(C(s), X(in(s+1) + out(s-1))) + X(out(N-1))
-//   C(s)   = array tiles in s x array tile cycles            (the schedule of dse/Schedule.h)
-//   X(b)   = 0 if b moves no beat, else latency + beats        (one bus word per beat and cycle)
+//   cycles = L(0) + sum over s of max(C + 1, L(s+1), S(s-1)) + S(N-1)
+//   C      = array tiles in a full buffer tile x array tile cycles + 1   (the core; edge tiles
+//            are padded, so every tile runs the full schedule)
+//   L(s)   = the loads of tile s, one after the other on the read channel: the inputs whose
+//            tile changed from s-1 (all of them for s = 0), plus outputs whose partial sums
+//            were written out earlier (a reduction loop outside the output's loops) and come
+//            back, each after its own store
+//   S(s)   = the stores after tile s, one after the other on the write channel: the outputs
+//            whose tile changes after s (all of them after the last)
+//   X(a)   = latency + engine overhead + max(beats, write groups)   (one transfer of a tile)
 //
-// in(s): the inputs whose tile changed from s-1 (all of them for s = 0), plus outputs whose
-// partial sums were written out earlier (a reduction loop outside the output's loops) and must
-// be read back; out(s): the outputs whose tile changes after s (all of them after the last).
 // A tensor tile moves as runs of consecutive bytes in the row-major layout, each run a whole
-// number of beats.
+// number of beats (one bus word per beat and cycle); its DMA engine puts `lanes` elements into
+// the banks per cycle (BankUse), so a tile also needs a cycle per write group of lanes.
 //
 // The sum over the N tiles is evaluated exactly in closed form: a tile's terms depend only on
 // whether each level's index is the first, a middle one, the next to last or the last, so tiles
@@ -54,6 +60,10 @@ struct BankUse {
   int64_t span = 1;      // bank words per array tile: the port-time span (1 for held values)
   int64_t bytes = 1;     // bytes per element in the banks
   std::vector<int> grow; // loops whose array tiles in a buffer tile multiply the bank depth
+  // The DMA engine's write groups: `lanes` elements of a tile row (or, with rowLanes, of a
+  // tile column) enter the banks per cycle; 0: no limit but the bus.
+  int64_t lanes = 0;
+  bool rowLanes = false;
 };
 
 /// Everything the model needs of one design besides the buffer tiling.
@@ -99,6 +109,16 @@ int64_t bankBytes(const MemoryProblem& p, const BufferTiling& t);
 
 /// Bus beats to move one tile of access `a` whose loops have the given sizes.
 int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize);
+
+/// X(a) above: the cycles one transfer of that tile holds its channel (a load for inputs, a
+/// store for outputs; `load` forces a load, as for partial sums coming back).
+int64_t tileTransferCycles(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize,
+                           bool load);
+
+/// The engine overhead of X(a) beyond latency and the larger of beats and groups: a load's
+/// request, its read pipeline and the scatter; a store's gather, pack and write response
+/// (rtl_templates/rubick_dma_rd.v, rubick_dma_wr.v).
+inline constexpr int64_t kLoadOverhead = 9, kStoreOverhead = 5;
 
 /// "i:64 j:64 k:256, order k,i,j" (loops at their full extent and an empty order are left out).
 std::string toString(const BufferTiling& t, const dataflow::StatementView& v);
