@@ -62,7 +62,9 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
   }
   // The phases: the first tile's loads; per tile its core, the previous tile's stores and the
   // next tile's loads (a reload after its own tensor's store); the last tile's stores.
-  const int64_t core = detail::corePhase(detail::arrayTiles(p, w.full), p.tileCycles);
+  // Every tile runs the full buffer tile's array tiles (edge tiles are padded).
+  const int64_t fullTiles = detail::arrayTiles(p, w.full);
+  const int64_t core = detail::corePhase(fullTiles, p.tileCycles);
   int64_t cycles = 0, transferTotal = 0;
   for (size_t k = 0; k <= n + 1; ++k) { // phase k - 1
     int64_t loads = 0, stores = 0;
@@ -78,7 +80,7 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
     const bool compute = k >= 1 && k <= n;
     cycles += std::max({compute ? core : 0, loads, stores});
     transferTotal += std::max(loads, stores);
-    if (compute) m.computeCycles += core - 2;
+    if (compute) m.computeCycles += fullTiles * p.tileCycles;
   }
   m.cycles = cycles;
   m.memoryBound = transferTotal > m.computeCycles;
