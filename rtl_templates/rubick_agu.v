@@ -12,6 +12,8 @@
 //         these NDIM constants are localparams, so the logic is one adder and a constant mux.
 //         Stepping past the last tile (every counter wraps) returns everything to 0.
 //   otherwise everything holds.
+//   base_prev: base before the last step (0 after rst or start): the previous tile's base, for
+//   a controller whose tiles overlap.
 // A dimension with extent 1 never changes anything.
 //
 // Parameters:
@@ -31,7 +33,8 @@ module rubick_agu #(
   input  wire          rst,
   input  wire          start,
   input  wire          step,
-  output wire [AW-1:0] base
+  output wire [AW-1:0] base,
+  output reg  [AW-1:0] base_prev
 );
 
   localparam [AW-1:0] ONE = 1;
@@ -113,6 +116,11 @@ module rubick_agu #(
   end
 
   assign base = base_r;
+
+  always @(posedge clk) begin
+    if (rst || start) base_prev <= {AW{1'b0}};
+    else if (step) base_prev <= base_r;
+  end
 
 endmodule
 

@@ -1,20 +1,26 @@
 // rubick_ctrl: controller of the tile schedule (docs/cost-model.md): a cycle counter tau that
 // runs TAU_FIRST..TAU_LAST inside a tile, and an odometer of outer time stamps that steps from
-// tile to tile. Tiles run back to back.
+// tile to tile. A tile starts INTERVAL cycles after the previous one; with INTERVAL below the
+// tile's length T = TAU_LAST - TAU_FIRST + 1 two tiles overlap, and the previous tile's context
+// (tau_prev, stamps_prev) is given beside the current one's while it is still running.
 //
 // Timing (all synchronous):
 //   rst: busy = 0, done = 0, tau = TAU_FIRST, stamps = 0 (rst wins over start).
 //   start sampled while !busy: busy = 1, done = 0, tau = TAU_FIRST, stamps = 0, so the first
 //     busy cycle is tau = TAU_FIRST of tile 0. start while busy is ignored.
-//   while busy, each edge: if tau != TAU_LAST then tau = tau + 1; otherwise (the tile's last
-//     cycle, where step is high) the odometer steps (counter 0 increments, wraps at EXTENTS[0]
-//     and carries into counter 1, ...) and tau = TAU_FIRST; if that was the last tile (every
-//     counter at its extent - 1) the counters wrap to 0, busy = 0 and done = 1.
+//   step (combinational from the registers) is high in the current tile's cycle
+//     tau = TAU_FIRST + INTERVAL - 1, or tau = TAU_LAST on the last tile (every counter at its
+//     extent - 1). While busy, each edge: without step tau = tau + 1; with step the odometer
+//     steps (counter 0 increments, wraps at EXTENTS[0] and carries into counter 1, ...), the
+//     stamps so far become stamps_prev and tau = TAU_FIRST; after the last tile the counters
+//     wrap to 0, busy = 0 and done = 1.
 //   done stays 1 until the next start (or rst). While !busy, tau = TAU_FIRST and stamps = 0.
-//   With T = TAU_LAST - TAU_FIRST + 1 and N = product of EXTENTS, start sampled at edge 0 gives
-//   busy in cycles 1 .. N*T and done from cycle N*T + 1.
-//   step = busy && tau == TAU_LAST (combinational from the registers): connect it to every
-//   rubick_agu's step.
+//   prev_on: busy, a tile before the current one exists and it is still running
+//     (tau <= TAU_LAST - INTERVAL); then tau_prev = tau + INTERVAL is that tile's tau. Never
+//     high when INTERVAL = T.
+//   With N = product of EXTENTS, start sampled at edge 0 gives busy in cycles
+//   1 .. (N-1)*INTERVAL + T and done from the cycle after.
+//   Connect step to every rubick_agu's step.
 //
 // Parameters:
 //   TW         width of tau (signed)
@@ -24,6 +30,8 @@
 //   EXTENTS    NDIM unsigned 32-bit fields, field i in bits [i*32 +: 32]; every extent >= 1 and
 //              extent - 1 < 2**OW
 //   OW         width of each stamp counter; counter i is stamps[i*OW +: OW]
+//   INTERVAL   cycles between the starts of consecutive tiles, 1 .. T (and 2*INTERVAL >= T: at
+//              most two tiles in flight)
 `default_nettype none
 
 module rubick_ctrl #(
@@ -32,7 +40,8 @@ module rubick_ctrl #(
   parameter signed [TW-1:0] TAU_LAST = 5,
   parameter NDIM = 1,
   parameter [NDIM*32-1:0] EXTENTS = 1,
-  parameter OW = 16
+  parameter OW = 16,
+  parameter INTERVAL = TAU_LAST - TAU_FIRST + 1
 ) (
   input  wire                 clk,
   input  wire                 rst,
@@ -41,10 +50,35 @@ module rubick_ctrl #(
   output reg                  done,
   output reg  signed [TW-1:0] tau,
   output wire                 step,
-  output wire [ NDIM*OW-1:0]  stamps
+  output wire [ NDIM*OW-1:0]  stamps,
+  output wire                 prev_on,
+  output wire signed [TW-1:0] tau_prev,
+  output reg  [ NDIM*OW-1:0]  stamps_prev
 );
 
   localparam signed [TW-1:0] TAU_ONE = 1;
+
+  // A TW-bit signed value sign-extended to 32 bits (bit by bit: no width change to warn about).
+  function integer sext32;
+    input [TW-1:0] v;
+    integer b;
+    begin
+      sext32 = 0;
+      for (b = 0; b < 32; b = b + 1) sext32[b] = v[(b < TW) ? b : TW-1];
+    end
+  endfunction
+
+  localparam integer FIRST_I = sext32(TAU_FIRST);
+  localparam integer LAST_I = sext32(TAU_LAST);
+  localparam integer TILE = LAST_I - FIRST_I + 1;
+  // In 32 bits first, then cut to TW: tau + INTERVAL is only used while it is a tau of the
+  // tile (<= TAU_LAST), where the wrap-around of the cut constant gives the right sum.
+  localparam integer TAU_NEXT_I = FIRST_I + INTERVAL - 1;
+  localparam integer PREV_LAST_I = LAST_I - INTERVAL;
+  localparam integer INTERVAL_I = INTERVAL;
+  localparam signed [TW-1:0] TAU_NEXT = TAU_NEXT_I[TW-1:0];
+  localparam signed [TW-1:0] PREV_LAST = PREV_LAST_I[TW-1:0];
+  localparam signed [TW-1:0] TAU_INTERVAL = INTERVAL_I[TW-1:0];
   localparam [OW-1:0] CNT_ONE = 1;
 
   // Field i of a packed parameter vector, modulo 2**OW.
@@ -63,13 +97,28 @@ module rubick_ctrl #(
   wire            last_tile = &wraps;
   wire            launch = start & ~busy;
 
-  assign step = busy && (tau == TAU_LAST);
+  // has_prev: the current tile is not tile 0.
+  reg has_prev;
+
+  assign step = busy && (last_tile ? (tau == TAU_LAST) : (tau == TAU_NEXT));
+  assign tau_prev = tau + TAU_INTERVAL;
 
   genvar i;
   generate
     if (TAU_LAST < TAU_FIRST) begin : g_bad_tau
       // Elaboration error on purpose: TAU_LAST must be >= TAU_FIRST.
       rubick_ctrl_parameter_TAU_LAST_must_not_be_below_TAU_FIRST u_error ();
+    end
+    if (INTERVAL < 1 || INTERVAL > TILE || 2 * INTERVAL < TILE) begin : g_bad_interval
+      // Elaboration error on purpose: INTERVAL must be in ceil(T/2) .. T.
+      rubick_ctrl_parameter_INTERVAL_must_be_half_to_whole_tile u_error ();
+    end
+
+    if (INTERVAL < TILE) begin : g_overlap
+      assign prev_on = busy && has_prev && (tau <= PREV_LAST);
+    end else begin : g_no_overlap
+      assign prev_on = 1'b0;
+      wire unused_has_prev = has_prev;  // exempt from UNUSED warnings by its name
     end
 
     for (i = 0; i < NDIM; i = i + 1) begin : g_dim
@@ -101,20 +150,28 @@ module rubick_ctrl #(
   endgenerate
 
   always @(posedge clk) begin
+    if (rst || launch) stamps_prev <= {NDIM * OW{1'b0}};
+    else if (step) stamps_prev <= stamps;
+  end
+
+  always @(posedge clk) begin
     if (rst) begin
-      busy <= 1'b0;
-      done <= 1'b0;
-      tau  <= TAU_FIRST;
+      busy     <= 1'b0;
+      done     <= 1'b0;
+      has_prev <= 1'b0;
+      tau      <= TAU_FIRST;
     end else if (!busy) begin
       if (start) begin
-        busy <= 1'b1;
-        done <= 1'b0;
-        tau  <= TAU_FIRST;
+        busy     <= 1'b1;
+        done     <= 1'b0;
+        has_prev <= 1'b0;
+        tau      <= TAU_FIRST;
       end
-    end else if (tau != TAU_LAST) begin
+    end else if (!step) begin
       tau <= tau + TAU_ONE;
     end else begin
-      tau <= TAU_FIRST;
+      tau      <= TAU_FIRST;
+      has_prev <= 1'b1;
       if (last_tile) begin
         busy <= 1'b0;
         done <= 1'b1;

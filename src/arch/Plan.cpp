@@ -6,6 +6,7 @@
 #include "rubick/arch/Buildable.h"
 
 #include "rubick/dse/CostModel.h"
+#include "rubick/dse/PortWindows.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
@@ -29,28 +30,6 @@ namespace {
 
 [[noreturn]] void unsupported(const std::string& why) {
   throw Error("emit", why);
-}
-
-bool isHeld(EntryKind k) {
-  return k == EntryKind::Stationary || k == EntryKind::XMulticastStationary ||
-         k == EntryKind::YMulticastStationary || k == EntryKind::DiagMulticastStationary ||
-         k == EntryKind::XYMulticastStationary;
-}
-
-// The systolic direction (dx, dy) of an entry in its own (mirrored) frame, or (0, 0).
-std::pair<int64_t, int64_t> systolicVector(EntryKind k) {
-  switch (k) {
-  case EntryKind::XSystolic:
-  case EntryKind::XSystolicYMulticast:
-    return {1, 0};
-  case EntryKind::YSystolic:
-  case EntryKind::YSystolicXMulticast:
-    return {0, 1};
-  case EntryKind::DiagSystolic:
-    return {1, 1};
-  default:
-    return {0, 0};
-  }
 }
 
 std::string safeId(size_t access, const std::string& name) {
@@ -123,6 +102,7 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
   }
 
   plan.schedule = dse::schedule(v, d, entries, bufferRecurs);
+  const std::vector<dse::Window> peWin = dse::peWindows(d);
   int64_t tauMag = std::max(-plan.schedule.first, plan.schedule.last) + 1;
   plan.tauBits = bitsFor(tauMag + 1) + 1;
   std::vector<int64_t> inBits(elementBits.begin() + 1, elementBits.end());
@@ -143,53 +123,27 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
     t.elementBits = elementBits[a];
     t.wireBits = av.write ? plan.accumulatorBits : elementBits[a];
     t.streaming = tt.streaming;
-    t.held = isHeld(e.kind);
-    auto [vx, vy] = systolicVector(e.kind);
+    t.held = dse::heldEntry(e.kind);
+    auto [vx, vy] = dse::systolicVector(e.kind);
     t.systolic = vx || vy;
-    const int64_t dx = e.mirrorX ? -vx : vx, dy = e.mirrorY ? -vy : vy;
 
-    // Port positions: Omega's port slots on the (mirrored) PE coordinates.
-    const ir::EntryInfo& inf = ir::info(e.kind);
-    std::vector<std::pair<int64_t, int64_t>> posOf(npe);
-    std::set<std::pair<int64_t, int64_t>> positions;
-    for (int64_t px = 0; px < d.p; ++px)
-      for (int64_t qy = 0; qy < d.q; ++qy) {
-        int64_t xm = e.mirrorX ? d.p - 1 - px : px, ym = e.mirrorY ? d.q - 1 - qy : qy;
-        std::pair<int64_t, int64_t> pos{inf.omega[0][0] * xm + inf.omega[0][1] * ym,
-                                        inf.omega[1][0] * xm + inf.omega[1][1] * ym};
-        posOf[px * d.q + qy] = pos;
-        positions.insert(pos);
-      }
-    t.ports.assign(positions.begin(), positions.end());
+    // Ports, chains and port times (dse/PortWindows.h, shared with the schedule).
+    dse::PortWindows pw = dse::portWindows(d, e, peWin);
+    t.ports = std::move(pw.positions);
     if (static_cast<int64_t>(t.ports.size()) != ir::ports(e.kind, d.p, d.q))
       unsupported("internal: port count of " + ir::toString(e) + " disagrees with the table");
-    std::map<std::pair<int64_t, int64_t>, int> index;
-    for (size_t i = 0; i < t.ports.size(); ++i)
-      index[t.ports[i]] = static_cast<int>(i);
+    t.portOf = std::move(pw.portOf);
+    t.hop = std::move(pw.hop);
+    t.teShift = std::move(pw.teShift);
+    t.window = std::move(pw.window);
+    const int64_t dx = e.mirrorX ? -vx : vx, dy = e.mirrorY ? -vy : vy;
     t.hop0.assign(t.ports.size(), 0);
-    // Port time te = form . (x, y, t1) + constant (mirroring folded in); t1 - te at a PE.
-    const ir::Vec3& f = inf.omega[2];
-    int64_t fx = e.mirrorX ? -f[0] : f[0], fy = e.mirrorY ? -f[1] : f[1];
-    int64_t fc = (e.mirrorX ? f[0] * (d.p - 1) : 0) + (e.mirrorY ? f[1] * (d.q - 1) : 0);
-    for (int64_t px = 0; px < d.p; ++px)
-      for (int64_t qy = 0; qy < d.q; ++qy) {
-        int pe = static_cast<int>(px * d.q + qy);
-        t.portOf.push_back(index[posOf[pe]]);
-        int64_t ux = px - dx, uy = qy - dy;
-        bool inside = t.systolic && ux >= 0 && ux < d.p && uy >= 0 && uy < d.q;
-        t.upstream.push_back(inside ? static_cast<int>(ux * d.q + uy) : -1);
-      }
-    for (int pe = 0; pe < npe; ++pe)
-      t.teShift.push_back(t.streaming ? fx * (pe / d.q) + fy * (pe % d.q) + fc : 0);
     for (int pe = 0; pe < npe; ++pe) {
-      int h = 0;
-      for (int u = t.upstream[pe]; u >= 0; u = t.upstream[u])
-        ++h;
-      t.hop.push_back(h);
-      if (h == 0 && t.streaming) {
-        int64_t px = pe / d.q, qy = pe % d.q;
-        t.hop0[t.portOf[pe]] = -(fx * px + fy * qy + fc);
-      }
+      const int64_t px = pe / d.q, qy = pe % d.q;
+      const int64_t ux = px - dx, uy = qy - dy;
+      const bool inside = t.systolic && ux >= 0 && ux < d.p && uy >= 0 && uy < d.q;
+      t.upstream.push_back(inside ? static_cast<int>(ux * d.q + uy) : -1);
+      if (t.hop[pe] == 0 && t.streaming) t.hop0[t.portOf[pe]] = -t.teShift[pe];
     }
     if (t.output) {
       std::map<std::pair<int, int>, std::vector<int>> byKey;

@@ -57,7 +57,8 @@ std::vector<Chunking> chunkings(const dataflow::StatementView& v, const Dataflow
       arrayTiles *= ceilDiv(v.extent[l], tile);
     }
     c.schedule = schedule(v, scratch, entries);
-    c.compute = arrayTiles * c.schedule.tileCycles;
+    // A lower bound of every buffer tiling's compute: one core run over all array tiles.
+    c.compute = detail::coreRun(arrayTiles, c.schedule.tileCycles, c.schedule.intervalPlain);
     out.push_back(std::move(c));
     size_t i = 0;
     for (; i < pick.size(); ++i) {
@@ -126,6 +127,8 @@ std::vector<int64_t> searchKey(const dataflow::StatementView& v, const Space& s,
   }
   for (const Chunking& c : cs) {
     k.push_back(c.schedule.tileCycles);
+    k.push_back(c.schedule.intervalPlain);
+    k.push_back(c.schedule.intervalCarry);
     for (const TensorTiming& t : c.schedule.tensors)
       k.push_back(t.streaming ? t.teMax - t.teMin + 1 : 1);
   }
@@ -198,6 +201,10 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
   for (const dataflow::InnerDim& in : d.inner)
     p.arrayTile[in.loop] = in.factor;
   p.tileCycles = s.tileCycles;
+  p.interval = s.intervalPlain;
+  p.intervalCarry = s.intervalCarry;
+  for (const dataflow::OuterDim& o : d.outer)
+    p.outerLoops.push_back(o.loop);
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     BankUse b;
     b.ports = ir::ports(entries[a].kind, d.p, d.q);

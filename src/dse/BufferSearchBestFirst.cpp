@@ -247,7 +247,7 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
         }
         if (in.bankBudget && bytes > in.bankBudget) break;
         const auto [t, f] = sweep < n ? tilesOf(sweep, k) : std::pair<int64_t, int64_t>{1, 1};
-        const int64_t core = phases * t * corePhase(full * f, p.tileCycles);
+        const int64_t core = phases * t * corePhase(full * f, p.tileCycles, p.interval);
         const int64_t bound = ends + in0 + out + std::max({core, reads - in0, writes - out});
         if (best && bound > best->cycles) continue;
         if (sweep < n) at[sweep] = k;
@@ -285,7 +285,7 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
     std::shared_ptr<const SizeProfiles> profiles = sizeProfiles(p, t, form, cache, key);
     for (size_t k = 0; k < profiles->orders.size(); ++k) {
       const OrderProfile& o = profiles->orders[k];
-      const int64_t cycles = o.cycles(p.tileCycles);
+      const int64_t cycles = o.cycles(p.tileCycles, coreInterval(p, t.size));
       const int64_t bus = o.busBeats * p.memory.bytesPerCycle;
       if (best && std::tie(cycles, bus, c.bankBytes, t.size, o.order) >=
                       std::tie(best->cycles, best->busBytes, best->bankBytes, best->tiling.size,

@@ -41,6 +41,7 @@ Metrics evaluate(const dataflow::StatementView& v, const dataflow::Dataflow& d,
   m.latency = s.latency;
   m.tiles = s.tiles;
   m.tileCycles = s.tileCycles;
+  m.interval = s.interval;
   m.macs = 1;
   for (int64_t e : v.extent)
     m.macs *= e;

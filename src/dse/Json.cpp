@@ -107,6 +107,7 @@ Json metricsJson(const Metrics& m) {
   return Json{{"latency", m.latency},
               {"tiles", m.tiles},
               {"tile_cycles", m.tileCycles},
+              {"tile_interval", m.interval},
               {"macs", m.macs},
               {"utilization", number(m.utilization)},
               {"accumulator_bits", m.accumulatorBits},

@@ -68,6 +68,21 @@ int64_t arrayTiles(const MemoryProblem& p, const std::vector<int64_t>& size) {
   return n;
 }
 
+int64_t coreInterval(const MemoryProblem& p, const std::vector<int64_t>& size) {
+  for (int l : p.outerLoops) {
+    if (ceilDiv(size[size_t(l)], p.arrayTile[size_t(l)]) <= 1) continue;
+    for (const dataflow::AccessView& a : p.view->accesses) {
+      if (!a.write) continue;
+      bool moves = false;
+      for (const IntVec& row : a.coeffs)
+        moves |= row[size_t(l)] != 0;
+      if (!moves) return p.intervalCarry;
+    }
+    return p.interval;
+  }
+  return p.interval;
+}
+
 void finishMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w, MemoryMetrics& m) {
   const dataflow::StatementView& v = *p.view;
   m.tensors.resize(v.accesses.size());
@@ -174,7 +189,7 @@ namespace detail {
 MemoryMetrics profileMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w,
                              const OrderProfile& o) {
   const int64_t beatBytes = p.memory.bytesPerCycle;
-  const OrderProfile::Sum s = o.sum(p.tileCycles);
+  const OrderProfile::Sum s = o.sum(p.tileCycles, coreInterval(p, t.size));
   MemoryMetrics m;
   m.bufferTiles = w.tiles;
   m.tensors.resize(p.view->accesses.size());

@@ -201,11 +201,11 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
   return pr;
 }
 
-OrderProfile::Sum OrderProfile::sum(int64_t tileCycles) const {
-  const int64_t core = corePhase(fullTiles, tileCycles);
+OrderProfile::Sum OrderProfile::sum(int64_t tileCycles, int64_t interval) const {
+  const int64_t core = corePhase(fullTiles, tileCycles, interval);
   Sum s;
   s.cycles = s.transferCycles = in0 + outLast;
-  s.computeCycles = phases * fullTiles * tileCycles;
+  s.computeCycles = phases * coreRun(fullTiles, tileCycles, interval);
   for (const Term& t : terms) {
     s.cycles += t.count * std::max({core, t.load, t.store});
     s.transferCycles += t.count * std::max(t.load, t.store);
@@ -213,8 +213,8 @@ OrderProfile::Sum OrderProfile::sum(int64_t tileCycles) const {
   return s;
 }
 
-int64_t OrderProfile::cycles(int64_t tileCycles) const {
-  const int64_t core = corePhase(fullTiles, tileCycles);
+int64_t OrderProfile::cycles(int64_t tileCycles, int64_t interval) const {
+  const int64_t core = corePhase(fullTiles, tileCycles, interval);
   int64_t c = in0 + outLast;
   for (const Term& t : terms)
     c += t.count * std::max({core, t.load, t.store});

@@ -40,9 +40,19 @@ Walk makeWalk(const MemoryProblem& p, const BufferTiling& t);
 /// Array tiles in a buffer tile with these loop sizes.
 int64_t arrayTiles(const MemoryProblem& p, const std::vector<int64_t>& size);
 
+/// The core's run over `fullTiles` array tiles, one starting every `interval` cycles
+/// (dse/Schedule.h).
+inline int64_t coreRun(int64_t fullTiles, int64_t tileCycles, int64_t interval) {
+  return (fullTiles - 1) * interval + tileCycles;
+}
+
+/// The core's interval for buffer tiles of `size`: with a carry when its innermost outer stamp
+/// with more than one array tile does not move the output.
+int64_t coreInterval(const MemoryProblem& p, const std::vector<int64_t>& size);
+
 /// The core's part of a phase: C + 1 (include/rubick/dse/Memory.h) for `fullTiles` array tiles.
-inline int64_t corePhase(int64_t fullTiles, int64_t tileCycles) {
-  return fullTiles * tileCycles + 2;
+inline int64_t corePhase(int64_t fullTiles, int64_t tileCycles, int64_t interval) {
+  return coreRun(fullTiles, tileCycles, interval) + 2;
 }
 
 /// The cycle sum of one order of one set of buffer tile sizes, in closed form, without the array
@@ -65,10 +75,10 @@ struct OrderProfile {
   struct Sum {
     int64_t cycles = 0, computeCycles = 0, transferCycles = 0;
   };
-  /// The cycles with `tileCycles` per array tile.
-  Sum sum(int64_t tileCycles) const;
+  /// The cycles with `tileCycles` per array tile, one starting every `interval` cycles.
+  Sum sum(int64_t tileCycles, int64_t interval) const;
   /// Only the cycles (the search's hot loop).
-  int64_t cycles(int64_t tileCycles) const;
+  int64_t cycles(int64_t tileCycles, int64_t interval) const;
 };
 
 /// Every order the search tries for one set of sizes, with its profile.

@@ -64,7 +64,8 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
   // next tile's loads (a reload after its own tensor's store); the last tile's stores.
   // Every tile runs the full buffer tile's array tiles (edge tiles are padded).
   const int64_t fullTiles = detail::arrayTiles(p, w.full);
-  const int64_t core = detail::corePhase(fullTiles, p.tileCycles);
+  const int64_t interval = detail::coreInterval(p, t.size);
+  const int64_t core = detail::corePhase(fullTiles, p.tileCycles, interval);
   int64_t cycles = 0, transferTotal = 0;
   for (size_t k = 0; k <= n + 1; ++k) { // phase k - 1
     int64_t loads = 0, stores = 0;
@@ -80,7 +81,7 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
     const bool compute = k >= 1 && k <= n;
     cycles += std::max({compute ? core : 0, loads, stores});
     transferTotal += std::max(loads, stores);
-    if (compute) m.computeCycles += fullTiles * p.tileCycles;
+    if (compute) m.computeCycles += detail::coreRun(fullTiles, p.tileCycles, interval);
   }
   m.cycles = cycles;
   m.memoryBound = transferTotal > m.computeCycles;

@@ -1,5 +1,7 @@
 #include "rubick/dse/Schedule.h"
 
+#include "rubick/dse/PortWindows.h"
+
 #include <algorithm>
 #include <climits>
 
@@ -36,15 +38,8 @@ std::pair<int64_t, int64_t> rangeOverTile(const Dataflow& d, const std::array<in
 
 namespace {
 
-bool held(EntryKind k) {
-  return k == EntryKind::Stationary || k == EntryKind::XMulticastStationary ||
-         k == EntryKind::YMulticastStationary || k == EntryKind::DiagMulticastStationary ||
-         k == EntryKind::XYMulticastStationary;
-}
-
 bool systolic(EntryKind k) {
-  return k == EntryKind::XSystolic || k == EntryKind::YSystolic || k == EntryKind::DiagSystolic ||
-         k == EntryKind::XSystolicYMulticast || k == EntryKind::YSystolicXMulticast;
+  return systolicVector(k) != std::pair<int64_t, int64_t>{0, 0};
 }
 
 // Largest min(A(u), B(u)) over the box 0 <= u_c < f[c], A and B affine in u. Coordinates on
@@ -150,17 +145,23 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
       t.first = t.streaming ? t.teMin - kReadLead : -kReadLead;
       t.last = t.streaming ? t.teMax - kReadLead : -kReadLead;
     } else {
-      // The element recurs when an outer stamp does not move it (a tiled reduction).
-      for (const dataflow::OuterDim& o : d.outer) {
+      // The element recurs when an outer stamp does not move it (a tiled reduction), and in
+      // the next tile when the innermost stamp that changes does not.
+      bool innermost = true;
+      for (size_t o = 0; o < d.outer.size(); ++o) {
         bool moves = false;
         for (const IntVec& row : av.coeffs)
-          moves |= row[o.loop] != 0;
+          moves |= row[d.outer[o].loop] != 0;
         t.recurs |= !moves;
+        if (innermost && d.outerExtent(o, v.extent) > 1) {
+          t.recursNext = !moves;
+          innermost = false;
+        }
       }
       t.recurs |= a < bufferRecurs.size() && bufferRecurs[a];
       t.treeDepth = treeDepth(ir::fanout(e.kind, d.p, d.q));
       const int64_t dd = t.treeDepth;
-      if (held(e.kind)) {
+      if (heldEntry(e.kind)) {
         t.first = t.recurs ? -kReadLead : 0;
         t.last = s.t1Extent + 1 + dd;
       } else if (systolic(e.kind)) {
@@ -176,7 +177,17 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
     s.tensors.push_back(t);
   }
   s.tileCycles = s.last - s.first + 1;
-  s.latency = kStartCycles + s.tiles * s.tileCycles + kDoneCycles;
+  s.interval = s.intervalPlain = s.intervalCarry = s.tileCycles;
+  if (s.tiles > 1) {
+    const TileIntervals ti = tileIntervals(v, d, entries, s);
+    s.intervalPlain = ti.plain;
+    s.intervalCarry = ti.carry;
+    bool next = false;
+    for (const TensorTiming& t : s.tensors)
+      next |= t.recursNext;
+    s.interval = next ? ti.carry : ti.plain;
+  }
+  s.latency = kStartCycles + (s.tiles - 1) * s.interval + s.tileCycles + kDoneCycles;
   return s;
 }
 

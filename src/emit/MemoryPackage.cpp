@@ -80,6 +80,7 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
                    {"core_spec", core.spec},
                    {"array", {{"p", core.p}, {"q", core.q}}}};
   j["core_schedule"] = {{"tile_cycles", core.schedule.tileCycles},
+                        {"interval", core.schedule.interval},
                         {"tiles", core.schedule.tiles},
                         {"latency", core.schedule.latency}};
   j["memory"] = {

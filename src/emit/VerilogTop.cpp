@@ -136,24 +136,39 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
   for (const arch::OuterDim& o : pl.outer)
     os << " " << o.name << " (" << o.extent << ")";
   os << "\n"
-     << "  wire signed " << range(tw) << " tau;\n"
-     << "  wire step;\n"
-     << "  wire " << range(nd * ow) << " stamps;\n"
+     << "  wire signed " << range(tw) << " tau, tau_prev;\n"
+     << "  wire step, prev_on;\n"
+     << "  wire " << range(nd * ow) << " stamps, stamps_prev;\n"
      << "  rubick_ctrl #(.TW(" << tw << "), .TAU_FIRST(" << slit(sch.first, tw) << "), .TAU_LAST("
      << slit(sch.last, tw) << "), .NDIM(" << nd << "), .EXTENTS(" << packed32(extents) << "), .OW("
-     << ow << ")) ctrl (\n"
+     << ow << "), .INTERVAL(" << sch.interval << ")) ctrl (\n"
      << "    .clk(clk), .rst(rst), .start(start), .busy(busy), .done(done), .tau(tau), "
-        ".step(step), .stamps(stamps));\n"
+        ".step(step), .stamps(stamps),\n"
+     << "    .prev_on(prev_on), .tau_prev(tau_prev), .stamps_prev(stamps_prev));\n"
      << "  wire accept = start & ~busy;\n";
   unused.add("stamps");
-  auto stamp = [&](size_t o) {
-    return "stamps[" + std::to_string((o + 1) * ow - 1) + ":" + std::to_string(o * ow) + "]";
+  // Overlapped tiles: while the previous tile still runs, every event is also checked in its
+  // context (tau_prev, stamps_prev, each tensor's base_prev), and takes that context's address.
+  const bool overlap = sch.interval < sch.tileCycles;
+  if (!overlap) {
+    unused.add("prev_on");
+    unused.add("tau_prev");
+    unused.add("stamps_prev");
+  } else {
+    unused.add("stamps_prev");
+  }
+  auto stampOf = [&](const std::string& v, size_t o) {
+    return v + "[" + std::to_string((o + 1) * ow - 1) + ":" + std::to_string(o * ow) + "]";
   };
-  os << "  wire signed " << range(ew) << " tau_e = ";
-  if (ew > tw)
-    os << "{{" << (ew - tw) << "{tau[" << (tw - 1) << "]}}, tau};\n";
-  else
-    os << "tau;\n";
+  auto stamp = [&](size_t o) { return stampOf("stamps", o); };
+  for (const char* t : {"tau", "tau_prev"}) {
+    if (!overlap && std::string(t) == "tau_prev") break;
+    os << "  wire signed " << range(ew) << " " << t << "_e = ";
+    if (ew > tw)
+      os << "{{" << (ew - tw) << "{" << t << "[" << (tw - 1) << "]}}, " << t << "};\n";
+    else
+      os << t << ";\n";
+  }
   bool usedTauE = false;
 
   // Loop limits that change on a partial last tile.
@@ -166,6 +181,12 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
        << " == " << ulit(last, ow) << ") ? " << slit(co.lastLimit, vw) << " : "
        << slit(co.factor, vw) << "; // " << co.name << " on the last tile\n";
     limPorts.push_back(".lim_" + std::to_string(c) + "(lim_" + std::to_string(c) + ")");
+    if (!overlap) continue;
+    os << "  wire signed " << range(vw) << " lim_p_" << c << " = ("
+       << stampOf("stamps_prev", co.outerDim) << " == " << ulit(last, ow) << ") ? "
+       << slit(co.lastLimit, vw) << " : " << slit(co.factor, vw)
+       << "; // the same for the previous tile\n";
+    limPorts.push_back(".lim_p_" + std::to_string(c) + "(lim_p_" + std::to_string(c) + ")");
   }
 
   std::vector<std::string> arrayPorts;
@@ -179,20 +200,29 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
     os << "\n  // " << t.name << " (" << (t.output ? "output" : "input")
        << "): " << ir::toString(t.entry) << ", " << t.ports.size() << " bank(s) of " << t.depth
        << " x " << w << " bits, port times " << t.teMin << " .. " << t.teMax << "\n";
-    os << "  wire " << range(aw) << " " << id << "_base;\n";
+    os << "  wire " << range(aw) << " " << id << "_base, " << id << "_base_p;\n";
     std::vector<int64_t> strides = t.strides;
     if (strides.empty()) strides.push_back(0);
     os << "  rubick_agu #(.AW(" << aw << "), .NDIM(" << nd << "), .EXTENTS(" << packed32(extents)
        << "), .STRIDES(" << packed32(strides) << ")) " << id
-       << "_agu (.clk(clk), .rst(rst), .start(accept), .step(step), .base(" << id << "_base));\n";
-    std::string first = "1'b1";
+       << "_agu (.clk(clk), .rst(rst), .start(accept), .step(step), .base(" << id
+       << "_base), .base_prev(" << id << "_base_p));\n";
+    if (!overlap) unused.add(id + "_base_p");
+    std::string first = "1'b1", firstP = "1'b1";
     if (t.recurs) {
       first = id + "_first";
-      os << "  wire " << first << " =";
-      for (size_t k = 0; k < t.recurDims.size(); ++k)
-        os << (k ? " &&" : "") << " (" << stamp(t.recurDims[k]) << " == " << ulit(0, ow) << ")";
-      if (t.bufferRecurs) os << (t.recurDims.empty() ? " " : " && ") << id << "_acc_zero";
-      os << "; // first visit of its partial sums\n";
+      firstP = id + "_first_p";
+      for (const std::string& f : {first, firstP}) {
+        if (f == firstP && !overlap) break;
+        os << "  wire " << f << " =";
+        for (size_t k = 0; k < t.recurDims.size(); ++k)
+          os << (k ? " &&" : "") << " ("
+             << stampOf(f == first ? "stamps" : "stamps_prev", t.recurDims[k])
+             << " == " << ulit(0, ow) << ")";
+        if (t.bufferRecurs) os << (t.recurDims.empty() ? " " : " && ") << id << "_acc_zero";
+        os << (f == first ? "; // first visit of its partial sums\n"
+                          : "; // ... of the previous tile\n");
+      }
     }
 
     // Port-time windows, one per distinct shift (te = tau_e + shift), with read/write enables.
@@ -218,13 +248,135 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
       return "(" + off + " + " + id + "_base)";
     };
     std::string tauIs = "(tau == ";
-    std::vector<std::string> toArray;
+    std::vector<std::string> toArray, inits;
+
+    // Overlapped tiles: an event of bank p in the current tile (context 0) or the previous one
+    // (context 1), on the port's own window. `winEvent`: at port times te = tau + shift in the
+    // window; `tauEvent`: at one tau. Both name `<n>_c0`, `<n>_c1`; the address follows the
+    // context whose event it is.
+    const std::string ctxTau[2] = {"tau", "tau_prev"}, ctxGate[2] = {"busy", "prev_on"};
+    const std::string ctxBase[2] = {id + "_base", id + "_base_p"};
+    auto offBits = [&](const std::string& n) {
+      return ew >= aw ? n + "_off[" + std::to_string(aw - 1) + ":0]"
+                      : "{" + std::to_string(aw - ew) + "'d0, " + n + "_off}";
+    };
+    auto winEvent = [&](const std::string& n, int64_t shift, const dse::Window& win) {
+      for (int c = 0; c < 2; ++c) {
+        const std::string e = n + "_c" + std::to_string(c);
+        os << "  wire signed " << range(ew) << " " << e << "_te = " << ctxTau[c] << "_e + "
+           << slit(shift, ew) << ";\n"
+           << "  wire " << e << " = " << ctxGate[c] << " && (" << e << "_te >= " << slit(win.lo, ew)
+           << ") && (" << e << "_te <= " << slit(win.hi, ew) << ");\n"
+           << "  wire " << range(ew) << " " << e << "_off = " << e << "_te - " << slit(t.teMin, ew)
+           << ";\n";
+        unused.add(e + "_off");
+      }
+      usedTauE = true;
+      return "(" + n + "_c0 || " + n + "_c1)";
+    };
+    auto winAddr = [&](const std::string& n) {
+      return "(" + n + "_c1 ? (" + offBits(n + "_c1") + " + " + ctxBase[1] + ") : (" +
+             offBits(n + "_c0") + " + " + ctxBase[0] + "))";
+    };
+    auto tauEvent = [&](const std::string& n, int64_t at) {
+      for (int c = 0; c < 2; ++c)
+        os << "  wire " << n << "_c" << c << " = " << ctxGate[c] << " && (" << ctxTau[c]
+           << " == " << slit(at, tw) << ");\n";
+      return "(" + n + "_c0 || " + n + "_c1)";
+    };
+    auto tauAddr = [&](const std::string& n) {
+      return "(" + n + "_c1 ? " + ctxBase[1] + " : " + ctxBase[0] + ")";
+    };
+    // The seed of a recurring sum: zero on its first visit, in the context of the event `n`.
+    auto seedOf = [&](const std::string& n, const std::string& rdata) {
+      return "((" + n + "_c1 ? " + firstP + " : " + first + ") ? " + slit(0, t.wireBits) + " : " +
+             resize(rdata, w, t.wireBits, unused) + ")";
+    };
+
     for (size_t p = 0; p < t.ports.size(); ++p) {
       std::string rd = "1'b0", raddr = id + "_base", wr = "1'b0", waddr = id + "_base", wdata;
       std::string bank = id + "_bank" + std::to_string(p);
       std::string rdata = id + "_rdata" + std::to_string(p);
       os << "  wire " << range(w) << " " << rdata << ";\n";
-      if (!t.output) {
+      const dse::Window& win = t.window[p];
+      const std::string pn = id + "_p" + std::to_string(p);
+      if (overlap && win.empty()) {
+        // A bank no PE uses in a full tile: never read or written by the core.
+        if (!t.output) {
+          os << "  wire " << range(w) << " " << id << "_port" << p << " = " << rdata << ";\n";
+          toArray.push_back(id + "_port" + std::to_string(p));
+        } else {
+          std::string out = id + "_out" + std::to_string(p);
+          os << "  wire signed " << range(nw) << " " << out << ";\n";
+          if (t.held || t.systolic)
+            os << "  wire signed " << range(nw) << " " << id << "_seed" << p << " = " << slit(0, nw)
+               << ";\n";
+          toArray.push_back(out);
+          wdata = resize(out, nw, w, unused);
+          if (t.recurs) unused.add(rdata); // no partial sum to read back
+          if (t.held) inits.push_back("1'b0");
+        }
+      } else if (overlap && !t.output) {
+        os << "  wire " << range(w) << " " << id << "_port" << p << ";\n";
+        if (t.held) {
+          rd = tauEvent(pn + "_rd", win.lo - 2);
+          raddr = tauAddr(pn + "_rd");
+          const std::string load = tauEvent(pn + "_ld", win.lo - 1);
+          os << "  rubick_hold #(.W(" << w << ")) " << id << "_hold" << p << " (.clk(clk), .load("
+             << load << "), .d(" << rdata << "), .q(" << id << "_port" << p << "));\n";
+        } else {
+          rd = winEvent(pn + "_rd", 2 - t.hop0[p], win);
+          raddr = winAddr(pn + "_rd");
+          os << "  rubick_pipe #(.W(" << w << ")) " << id << "_pipe" << p << " (.clk(clk), .d("
+             << rdata << "), .q(" << id << "_port" << p << "));\n";
+        }
+        toArray.push_back(id + "_port" + std::to_string(p));
+      } else if (overlap) {
+        std::string out = id + "_out" + std::to_string(p);
+        os << "  wire signed " << range(nw) << " " << out << ";\n";
+        toArray.push_back(out);
+        std::string seed = id + "_seed" + std::to_string(p);
+        wdata = resize(out, nw, w, unused);
+        if (t.held) {
+          if (t.recurs) {
+            rd = tauEvent(pn + "_rd", win.lo - 2);
+            raddr = tauAddr(pn + "_rd");
+          }
+          inits.push_back(tauEvent(pn + "_init", win.lo - 1));
+          os << "  wire signed " << range(nw) << " " << seed << " = "
+             << (t.recurs ? seedOf(pn + "_init", rdata) : slit(0, nw)) << ";\n";
+          wr = tauEvent(pn + "_wr", win.hi + 2 + d);
+          waddr = tauAddr(pn + "_wr");
+        } else if (t.systolic) {
+          const int64_t chain = static_cast<int64_t>(t.chainOfPort[p].size());
+          std::string seedValue = slit(0, nw);
+          if (t.recurs) {
+            rd = winEvent(pn + "_rd", -(t.hop0[p] + d), win);
+            raddr = winAddr(pn + "_rd");
+            winEvent(pn + "_sd", -(t.hop0[p] + d + 1), win);
+            unused.add(pn + "_sd_c0"); // only which context it is matters
+            seedValue = seedOf(pn + "_sd", rdata);
+          }
+          os << "  wire signed " << range(nw) << " " << seed << " = " << seedValue << ";\n";
+          wr = winEvent(pn + "_wr", -(t.hop0[p] + chain + 1 + d), win);
+          waddr = winAddr(pn + "_wr");
+        } else if (t.recurs) { // multicast, read-modify-write
+          rd = winEvent(pn + "_rd", -d, win);
+          raddr = winAddr(pn + "_rd");
+          winEvent(pn + "_sd", -(1 + d), win);
+          unused.add(pn + "_sd_c0"); // only which context it is matters
+          std::string acc = id + "_rmw" + std::to_string(p);
+          os << "  reg signed " << range(nw) << " " << acc << ";\n"
+             << "  always @(posedge clk) " << acc << " <= " << out << " + "
+             << seedOf(pn + "_sd", rdata) << ";\n";
+          wr = winEvent(pn + "_wr", -(2 + d), win);
+          waddr = winAddr(pn + "_wr");
+          wdata = resize(acc, nw, w, unused);
+        } else { // multicast
+          wr = winEvent(pn + "_wr", -(1 + d), win);
+          waddr = winAddr(pn + "_wr");
+        }
+      } else if (!t.output) {
         if (t.held) {
           rd = "busy && " + tauIs + slit(-2, tw) + ")";
           os << "  wire " << range(w) << " " << id << "_port" << p << ";\n"
@@ -326,6 +478,10 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
           seeds.push_back(id + "_seed" + std::to_string(p));
         arrayPorts.push_back("." + id + "_seed(" + concat(seeds) + ")");
       }
+      if (overlap && t.held) {
+        std::vector<std::string> high(inits.rbegin(), inits.rend());
+        arrayPorts.push_back("." + id + "_init(" + concat(high) + ")");
+      }
       arrayPorts.push_back("." + id + "_out(" + packed + ")");
     }
   }
@@ -339,6 +495,7 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
 
   // The array.
   os << "\n  " << pl.name << "_array array (\n    .clk(clk),\n    .tau(tau)";
+  if (overlap) os << ",\n    .tau_prev(tau_prev),\n    .prev_on(prev_on)";
   for (const std::string& l : limPorts)
     os << ",\n    " << l;
   for (const std::string& a : arrayPorts)

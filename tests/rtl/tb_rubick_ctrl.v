@@ -11,6 +11,9 @@ module tb_rubick_ctrl (
   output wire [15:0] k0_tau,
   output wire k0_step,
   output wire [15:0] k0_stamps,
+  output wire k0_prev_on,
+  output wire [15:0] k0_tau_prev,
+  output wire [15:0] k0_stamps_prev,
   input  wire k1_rst,
   input  wire k1_start,
   output wire k1_busy,
@@ -18,6 +21,9 @@ module tb_rubick_ctrl (
   output wire [15:0] k1_tau,
   output wire k1_step,
   output wire [3:0] k1_stamps,
+  output wire k1_prev_on,
+  output wire [15:0] k1_tau_prev,
+  output wire [3:0] k1_stamps_prev,
   input  wire k2_rst,
   input  wire k2_start,
   output wire k2_busy,
@@ -25,6 +31,9 @@ module tb_rubick_ctrl (
   output wire [7:0] k2_tau,
   output wire k2_step,
   output wire [8:0] k2_stamps,
+  output wire k2_prev_on,
+  output wire [7:0] k2_tau_prev,
+  output wire [8:0] k2_stamps_prev,
   input  wire k3_rst,
   input  wire k3_start,
   output wire k3_busy,
@@ -32,6 +41,9 @@ module tb_rubick_ctrl (
   output wire [15:0] k3_tau,
   output wire k3_step,
   output wire [1:0] k3_stamps,
+  output wire k3_prev_on,
+  output wire [15:0] k3_tau_prev,
+  output wire [1:0] k3_stamps_prev,
   input  wire k4_rst,
   input  wire k4_start,
   output wire k4_busy,
@@ -39,6 +51,9 @@ module tb_rubick_ctrl (
   output wire [15:0] k4_tau,
   output wire k4_step,
   output wire [3:0] k4_stamps,
+  output wire k4_prev_on,
+  output wire [15:0] k4_tau_prev,
+  output wire [3:0] k4_stamps_prev,
   input  wire k5_rst,
   input  wire k5_start,
   output wire k5_busy,
@@ -46,19 +61,46 @@ module tb_rubick_ctrl (
   output wire [3:0] k5_tau,
   output wire k5_step,
   output wire [1:0] k5_stamps,
+  output wire k5_prev_on,
+  output wire [3:0] k5_tau_prev,
+  output wire [1:0] k5_stamps_prev,
   input  wire k6_rst,
   input  wire k6_start,
   output wire k6_busy,
   output wire k6_done,
   output wire [4:0] k6_tau,
   output wire k6_step,
-  output wire [15:0] k6_stamps
+  output wire [15:0] k6_stamps,
+  output wire k6_prev_on,
+  output wire [4:0] k6_tau_prev,
+  output wire [15:0] k6_stamps_prev,
+  input  wire k7_rst,
+  input  wire k7_start,
+  output wire k7_busy,
+  output wire k7_done,
+  output wire [7:0] k7_tau,
+  output wire k7_step,
+  output wire [3:0] k7_stamps,
+  output wire k7_prev_on,
+  output wire [7:0] k7_tau_prev,
+  output wire [3:0] k7_stamps_prev,
+  input  wire k8_rst,
+  input  wire k8_start,
+  output wire k8_busy,
+  output wire k8_done,
+  output wire [3:0] k8_tau,
+  output wire k8_step,
+  output wire [1:0] k8_stamps,
+  output wire k8_prev_on,
+  output wire [3:0] k8_tau_prev,
+  output wire [1:0] k8_stamps_prev
 );
 
   // k0: the defaults: one tile of 8 cycles.
   rubick_ctrl u_k0 (
     .clk(clk), .rst(k0_rst), .start(k0_start), .busy(k0_busy), .done(k0_done),
-    .tau(k0_tau), .step(k0_step), .stamps(k0_stamps)
+    .tau(k0_tau), .step(k0_step), .stamps(k0_stamps),
+    .prev_on(k0_prev_on), .tau_prev(k0_tau_prev), .stamps_prev(k0_stamps_prev)
   );
   // k1: three tiles.
   rubick_ctrl #(
@@ -66,7 +108,8 @@ module tb_rubick_ctrl (
     .EXTENTS({32'd3}), .OW(4)
   ) u_k1 (
     .clk(clk), .rst(k1_rst), .start(k1_start), .busy(k1_busy), .done(k1_done),
-    .tau(k1_tau), .step(k1_step), .stamps(k1_stamps)
+    .tau(k1_tau), .step(k1_step), .stamps(k1_stamps),
+    .prev_on(k1_prev_on), .tau_prev(k1_tau_prev), .stamps_prev(k1_stamps_prev)
   );
   // k2: three dimensions, the middle one of extent 1.
   rubick_ctrl #(
@@ -74,7 +117,8 @@ module tb_rubick_ctrl (
     .EXTENTS({32'd3, 32'd1, 32'd2}), .OW(3)
   ) u_k2 (
     .clk(clk), .rst(k2_rst), .start(k2_start), .busy(k2_busy), .done(k2_done),
-    .tau(k2_tau), .step(k2_step), .stamps(k2_stamps)
+    .tau(k2_tau), .step(k2_step), .stamps(k2_stamps),
+    .prev_on(k2_prev_on), .tau_prev(k2_tau_prev), .stamps_prev(k2_stamps_prev)
   );
   // k3: a single tile in two dimensions.
   rubick_ctrl #(
@@ -82,7 +126,8 @@ module tb_rubick_ctrl (
     .EXTENTS({32'd1, 32'd1}), .OW(1)
   ) u_k3 (
     .clk(clk), .rst(k3_rst), .start(k3_start), .busy(k3_busy), .done(k3_done),
-    .tau(k3_tau), .step(k3_step), .stamps(k3_stamps)
+    .tau(k3_tau), .step(k3_step), .stamps(k3_stamps),
+    .prev_on(k3_prev_on), .tau_prev(k3_tau_prev), .stamps_prev(k3_stamps_prev)
   );
   // k4: one-cycle tiles (step every busy cycle).
   rubick_ctrl #(
@@ -90,7 +135,8 @@ module tb_rubick_ctrl (
     .EXTENTS({32'd2, 32'd3}), .OW(2)
   ) u_k4 (
     .clk(clk), .rst(k4_rst), .start(k4_start), .busy(k4_busy), .done(k4_done),
-    .tau(k4_tau), .step(k4_step), .stamps(k4_stamps)
+    .tau(k4_tau), .step(k4_step), .stamps(k4_stamps),
+    .prev_on(k4_prev_on), .tau_prev(k4_tau_prev), .stamps_prev(k4_stamps_prev)
   );
   // k5: tau over the whole 4-bit range, extent 2**OW.
   rubick_ctrl #(
@@ -98,7 +144,8 @@ module tb_rubick_ctrl (
     .EXTENTS({32'd4}), .OW(2)
   ) u_k5 (
     .clk(clk), .rst(k5_rst), .start(k5_start), .busy(k5_busy), .done(k5_done),
-    .tau(k5_tau), .step(k5_step), .stamps(k5_stamps)
+    .tau(k5_tau), .step(k5_step), .stamps(k5_stamps),
+    .prev_on(k5_prev_on), .tau_prev(k5_tau_prev), .stamps_prev(k5_stamps_prev)
   );
   // k6: positive TAU_FIRST.
   rubick_ctrl #(
@@ -106,7 +153,26 @@ module tb_rubick_ctrl (
     .EXTENTS({32'd2, 32'd2}), .OW(8)
   ) u_k6 (
     .clk(clk), .rst(k6_rst), .start(k6_start), .busy(k6_busy), .done(k6_done),
-    .tau(k6_tau), .step(k6_step), .stamps(k6_stamps)
+    .tau(k6_tau), .step(k6_step), .stamps(k6_stamps),
+    .prev_on(k6_prev_on), .tau_prev(k6_tau_prev), .stamps_prev(k6_stamps_prev)
+  );
+  // k7: overlapped tiles, 8 cycles each, one starting every 5.
+  rubick_ctrl #(
+    .TW(8), .TAU_FIRST(-8'sd2), .TAU_LAST(8'sd5), .NDIM(2),
+    .EXTENTS({32'd2, 32'd3}), .OW(2), .INTERVAL(5)
+  ) u_k7 (
+    .clk(clk), .rst(k7_rst), .start(k7_start), .busy(k7_busy), .done(k7_done),
+    .tau(k7_tau), .step(k7_step), .stamps(k7_stamps),
+    .prev_on(k7_prev_on), .tau_prev(k7_tau_prev), .stamps_prev(k7_stamps_prev)
+  );
+  // k8: overlapped tiles over the whole 4-bit tau range (tau + INTERVAL wraps in 4 bits).
+  rubick_ctrl #(
+    .TW(4), .TAU_FIRST(-4'sd8), .TAU_LAST(4'sd7), .NDIM(1),
+    .EXTENTS({32'd3}), .OW(2), .INTERVAL(9)
+  ) u_k8 (
+    .clk(clk), .rst(k8_rst), .start(k8_start), .busy(k8_busy), .done(k8_done),
+    .tau(k8_tau), .step(k8_step), .stamps(k8_stamps),
+    .prev_on(k8_prev_on), .tau_prev(k8_tau_prev), .stamps_prev(k8_stamps_prev)
   );
 
 endmodule

@@ -2,7 +2,9 @@
 // against a C++ odometer, cycle by cycle. The expected base is the mixed-radix formula
 // sum_i STRIDES[i] * counter_i modulo 2**AW (not the template's incremental constants).
 // Random step, start and rst, including step together with start (start wins).
-// The pair p_* checks a rubick_ctrl driving a rubick_agu: base follows the controller's stamps.
+// base_prev must be the base before the last step (0 after rst or start).
+// The pair p_* checks a rubick_ctrl (overlapped tiles) driving a rubick_agu: base follows the
+// controller's stamps, base_prev its stamps_prev.
 #include "Vtb_rubick_agu.h"
 #include "rtl_test.h"
 
@@ -49,6 +51,7 @@ struct Odometer {
 struct Ports {
   CData &rst, &start, &step;
   uint64_t (*base)(const Vtb_rubick_agu&);
+  uint64_t (*basePrev)(const Vtb_rubick_agu&);
 };
 
 } // namespace
@@ -56,7 +59,8 @@ struct Ports {
 #define PORTS(n)                                                                                   \
   Ports {                                                                                          \
     m.n##_rst, m.n##_start, m.n##_step,                                                            \
-        [](const Vtb_rubick_agu& v) -> uint64_t { return v.n##_base; }                             \
+        [](const Vtb_rubick_agu& v) -> uint64_t { return v.n##_base; },                            \
+        [](const Vtb_rubick_agu& v) -> uint64_t { return v.n##_base_prev; }                        \
   }
 
 int main(int argc, char** argv) {
@@ -65,6 +69,7 @@ int main(int argc, char** argv) {
   rtl::Rng rng(8);
   Ports ports[] = {PORTS(a0), PORTS(a1), PORTS(a2), PORTS(a3), PORTS(a4), PORTS(a5)};
   std::vector<Odometer> models;
+  std::vector<uint64_t> prev(std::size(kConfigs), 0); // the expected base_prev
   for (const Config& cfg : kConfigs)
     models.emplace_back(cfg.extents);
 
@@ -83,10 +88,13 @@ int main(int argc, char** argv) {
       ports[c].rst = rst;
       ports[c].start = start;
       ports[c].step = step;
-      if (rst || start)
+      if (rst || start) {
         models[c].clear();
-      else if (step)
+        prev[c] = 0;
+      } else if (step) {
+        prev[c] = models[c].address(kConfigs[c].strides, kConfigs[c].aw);
         models[c].step();
+      }
     }
     m.p_rst = cycle == 0 || rng.chance(0.001);
     m.p_start = rng.chance(0.05);
@@ -99,12 +107,23 @@ int main(int argc, char** argv) {
       if (got != want)
         rtl::fail("test_rubick_agu", cycle,
                   rtl::mismatch(std::string(cfg.name) + ".base", int64_t(got), int64_t(want)));
+      if (ports[c].basePrev(m) != prev[c])
+        rtl::fail("test_rubick_agu", cycle,
+                  rtl::mismatch(std::string(cfg.name) + ".base_prev", int64_t(ports[c].basePrev(m)),
+                                int64_t(prev[c])));
     }
 
-    uint64_t want = 0;
-    for (size_t i = 0; i < pair_extents.size(); ++i)
+    uint64_t want = 0, wantPrev = 0;
+    for (size_t i = 0; i < pair_extents.size(); ++i) {
       want += pair_strides[i] * rtl::getBits(m.p_stamps, int(i) * kPairOW, kPairOW);
+      wantPrev += pair_strides[i] * rtl::getBits(m.p_stamps_prev, int(i) * kPairOW, kPairOW);
+    }
     want &= rtl::mask(kPairAW);
+    wantPrev &= rtl::mask(kPairAW);
+    if (m.p_base_prev != wantPrev)
+      rtl::fail("test_rubick_agu", cycle,
+                rtl::mismatch("p.base_prev (stamps_prev " + std::to_string(m.p_stamps_prev) + ")",
+                              int64_t(m.p_base_prev), int64_t(wantPrev)));
     pair_moving += m.p_stamps != 0;
     if (m.p_base != want)
       rtl::fail("test_rubick_agu", cycle,

@@ -94,12 +94,16 @@ TEST(Memory, HandDerivedTraffic) {
   //   C 8 rows: 512 bytes = 128 beats; 8 x 4 groups: 143 cycles.
   // Phases: load A rows 0-7 then B; tile 0 computes while A rows 8-15 load; tile 1 computes
   // while C rows 0-7 are stored; C rows 8-15 are stored. The core runs 2 x 4 array tiles of 4x4
-  // per buffer tile, plus its done and the next phase's start.
-  const int64_t core = p.tileCycles * 8 + 2;
+  // per buffer tile, plus its done and the next phase's start. Array tiles (t1 = k = 0..15, 20
+  // cycles) overlap: a PE's accumulator is written 2 cycles after its last sum and restarts in
+  // that cycle, so one starts every 16 + 2 cycles.
+  ASSERT_EQ(p.tileCycles, 20);
+  ASSERT_EQ(p.interval, 18);
+  const int64_t core = 7 * 18 + 20 + 2;
   const int64_t la = 10 + kLoadOverhead + 32, lb = 10 + kLoadOverhead + 64;
   const int64_t sc = 10 + kStoreOverhead + 128;
   EXPECT_EQ(m.cycles, (la + lb) + std::max(core, la) + std::max(core, sc) + sc);
-  EXPECT_EQ(m.computeCycles, 2 * p.tileCycles * 8);
+  EXPECT_EQ(m.computeCycles, 2 * (7 * 18 + 20));
 
   // Order matters: tiles over i and k (k outer) write C's partial sums out and read them back.
   BufferTiling rmw{{8, 16, 8}, {2, 0}};

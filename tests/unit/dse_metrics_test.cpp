@@ -66,6 +66,7 @@ TEST(CostModel, SystolicOutputStationary) {
   // t1 = i + j + k spans 10 cycles; A's port time y + k spans 0..6 (read from tau = -2);
   // C is written at tau = 11: 14 cycles.
   EXPECT_EQ(m.tileCycles, 14);
+  EXPECT_EQ(m.interval, 14); // one tile: nothing to overlap
   EXPECT_EQ(m.latency, 14);
   // A: 4 ports, one shared counter over 7 port times (the skew leaves holes): 28 bytes.
   EXPECT_EQ(m.tensors[1].bankDepth, 7);
@@ -77,11 +78,16 @@ TEST(CostModel, SystolicOutputStationary) {
 }
 
 TEST(CostModel, TiledSpatialLoops) {
-  Design g = design(dataflow::test::gemm(8, 8, 8), "PE(i mod 4, j mod 4) | T(k, j / 4, i / 4)", 4, 4);
+  Design g =
+      design(dataflow::test::gemm(8, 8, 8), "PE(i mod 4, j mod 4) | T(k, j / 4, i / 4)", 4, 4);
   Metrics m = evaluate(g.v, g.d, g.entries, kBits);
   EXPECT_EQ(m.tiles, 4);
   EXPECT_EQ(m.tileCycles, 8 + 1 + 2 + 1); // t1 0..7, reads from -2, write at 9
-  EXPECT_EQ(m.latency, 4 * 12);
+  // Tiles overlap: each PE's accumulator sums t1 = 0..7, is written at 7 + 2 and may restart in
+  // that cycle (the next tile's reset at its tau = -1): a tile every 8 + 2 cycles; A's and B's
+  // ports stream 8 port times each. Three intervals and the last tile.
+  EXPECT_EQ(m.interval, 10);
+  EXPECT_EQ(m.latency, 3 * 10 + 12);
   // Every element stored once: A and B 64 bytes, C 64 x 4 bytes.
   EXPECT_EQ(m.tensors[1].bankDepth, 16); // 8 port times x 2 values of i / 4
   EXPECT_EQ(m.bufferBytes, 64 + 64 + 256);
@@ -99,7 +105,10 @@ TEST(CostModel, TiledReductionRecursThroughTheOutputBank) {
   EXPECT_TRUE(m.tensors[0].recurs);
   // C written at tau = te + 1 + D + 1 <= 3 + 1 + 2 + 1 = 7; A held, read at -2: 10 cycles.
   EXPECT_EQ(m.tileCycles, 10);
-  EXPECT_EQ(m.latency, 2 * 10);
+  // Overlap: C's port x reads te + 2 and writes te + 4 for te = j = 0..3; the next tile may
+  // read only after the last write: 4 + 2 cycles apart (A's held values live t1 = 0..3).
+  EXPECT_EQ(m.interval, 6);
+  EXPECT_EQ(m.latency, 6 + 10);
   EXPECT_EQ(m.accumulatorBits, 16 + 3);
   EXPECT_EQ(m.tensors[0].bufferBytes, 4 * 4 * 4); // 4 ports x 4 port times, int32
   EXPECT_EQ(m.tensors[1].bankDepth, 2);           // held, one value per tile of k

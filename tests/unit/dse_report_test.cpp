@@ -174,10 +174,10 @@ TEST(DseJson, KeysInFixedOrderAndEveryMetric) {
   keys.clear();
   for (auto& [k, val] : j["designs"][0]["metrics"].items())
     keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"latency", "tiles", "tile_cycles", "macs",
-                                            "utilization", "accumulator_bits", "buffer_bytes",
-                                            "peak_words_per_cycle", "words_per_cycle", "max_fanout",
-                                            "max_fanin", "ports", "wires", "area", "energy"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "latency", "tiles", "tile_cycles", "tile_interval", "macs", "utilization",
+                      "accumulator_bits", "buffer_bytes", "peak_words_per_cycle", "words_per_cycle",
+                      "max_fanout", "max_fanin", "ports", "wires", "area", "energy"}));
   // Doubles are rounded to 6 significant digits: utilization = 64 MACs / (8 PEs x latency).
   const Metrics& m = pts[1].metrics;
   char expected[32];

@@ -8,6 +8,7 @@
 // serves the i-th of its port positions in lexicographic order of (s0, s1) over the P x Q array.
 
 #include "rubick/dataflow/Dataflow.h"
+#include "rubick/dse/PortWindows.h"
 #include "rubick/dse/Schedule.h"
 #include "rubick/frontend/Program.h"
 #include "rubick/ir/AccessEntry.h"
@@ -50,10 +51,11 @@ struct TensorPlan {
 
   std::vector<std::pair<int64_t, int64_t>> ports; // (s0, s1) per bank
   std::vector<int> portOf;                        // per PE: its bank
-  std::vector<int> upstream;    // per PE: the PE its value comes from, -1 at a chain start
-  std::vector<int> hop;         // per PE: position along its chain (0 at the start)
-  std::vector<int64_t> hop0;    // per bank: the tau offset of the chain start (te + hop0 = t1)
-  std::vector<int64_t> teShift; // per PE: te - t1 for the element this PE uses (streaming)
+  std::vector<int> upstream;       // per PE: the PE its value comes from, -1 at a chain start
+  std::vector<int> hop;            // per PE: position along its chain (0 at the start)
+  std::vector<int64_t> hop0;       // per bank: the tau offset of the chain start (te + hop0 = t1)
+  std::vector<int64_t> teShift;    // per PE: te - t1 for the element this PE uses (streaming)
+  std::vector<dse::Window> window; // per bank: te (streaming) or t1 (held) of its PEs' work
 
   // Outputs: PEs summed by one adder tree form a group; groups of a bank form a chain.
   std::vector<std::vector<int>> groups;      // PE lists

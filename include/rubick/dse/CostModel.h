@@ -29,12 +29,12 @@ struct CostTable {
   double adderAreaPerBit = 7.0;
   double registerAreaPerBit = 5.0;
   double sramAreaPerBit = 1.0;
-  double wireAreaPerBit = 0.25;       // per PE-to-PE or port-to-PE connection bit
+  double wireAreaPerBit = 0.25; // per PE-to-PE or port-to-PE connection bit
   double macEnergyPerBit2 = 0.5;
   double adderEnergyPerBit = 0.7;
   double registerEnergyPerBit = 1.0;
-  double sramEnergyPerBit = 2.0;      // per bit read or written
-  double wireEnergyPerBit = 0.3;      // per connection bit driven
+  double sramEnergyPerBit = 2.0; // per bit read or written
+  double wireEnergyPerBit = 0.3; // per connection bit driven
 };
 
 struct TensorMetrics {
@@ -46,18 +46,20 @@ struct TensorMetrics {
   int64_t ports = 0;       // = banks
   int64_t bankDepth = 0;
   int64_t bufferBytes = 0;
-  int64_t fan = 0;         // fan-out (inputs) or fan-in (outputs)
-  int64_t links = 0;       // PE-to-PE links (local, neighbour to neighbour)
-  int64_t linkBits = 0;    // links x wireBits
-  int64_t wires = 0;       // buffer-to-PE connection bits: ports x fan x wireBits
-  int64_t accesses = 0;    // bank reads/writes over the run
-  bool recurs = false;     // output read-modify-write across tiles
+  int64_t fan = 0;      // fan-out (inputs) or fan-in (outputs)
+  int64_t links = 0;    // PE-to-PE links (local, neighbour to neighbour)
+  int64_t linkBits = 0; // links x wireBits
+  int64_t wires = 0;    // buffer-to-PE connection bits: ports x fan x wireBits
+  int64_t accesses = 0; // bank reads/writes over the run
+  bool recurs = false;  // output read-modify-write across tiles
 };
 
 struct Metrics {
   int64_t latency = 0;
   int64_t tiles = 0;
   int64_t tileCycles = 0;
+  int64_t interval =
+      0; // cycles between the starts of consecutive tiles (overlapped if < tileCycles)
   int64_t macs = 0;
   double utilization = 0; // macs / (P*Q*latency)
   int64_t accumulatorBits = 0;

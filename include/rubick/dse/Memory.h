@@ -71,7 +71,12 @@ struct MemoryProblem {
   const dataflow::StatementView* view = nullptr;
   std::vector<int64_t> arrayTile; // per loop: the extent one array tile covers
   int64_t tileCycles = 0;         // cycles of one array tile
-  std::vector<BankUse> banks;     // per access
+  // Cycles between the starts of consecutive array tiles in the core: without and with partial
+  // sums that recur in the next array tile (dse/Schedule.h), and the loops of the array tile's
+  // outer stamps, innermost first (the core keeps those with more than one tile).
+  int64_t interval = 0, intervalCarry = 0;
+  std::vector<int> outerLoops;
+  std::vector<BankUse> banks; // per access
   MemorySystem memory;
   /// Per access, filled by dse::memoryProblem (computed on the fly when empty): the tensor's
   /// sizes, and per loop whether the access depends on it.
@@ -89,7 +94,7 @@ struct TensorTraffic {
 
 struct MemoryMetrics {
   int64_t cycles = 0;        // start to done, transfers included
-  int64_t computeCycles = 0; // array tiles x tile cycles
+  int64_t computeCycles = 0; // the core's runs: per buffer tile, its array tiles overlapped
   int64_t bufferTiles = 0;
   int64_t bankBytes = 0; // on-chip, both halves
   int64_t busBytes = 0;  // read + written, whole beats

@@ -22,8 +22,10 @@
 //                                      x_end being the chain's last PE along its direction
 //
 // A tile lasts from its first event to its last. The controller enters tile 0 at the clock edge
-// that samples `start` and raises `done` at the edge after the last tile's last cycle, so the
-// latency (edges from sampling `start` to raising `done`) is tiles x tile cycles.
+// that samples `start` and raises `done` at the edge after the last tile's last cycle. Tile n
+// starts n x interval cycles after tile 0: the interval is the tile's length unless the tiles can
+// overlap (tileIntervals), so the latency (edges from sampling `start` to raising `done`) is
+// (tiles - 1) x interval + tile cycles.
 
 #include "rubick/dataflow/Dataflow.h"
 #include "rubick/ir/AccessEntry.h"
@@ -42,6 +44,7 @@ inline constexpr int64_t kDoneCycles = 0;  // edges between the last tile and do
 struct TensorTiming {
   bool streaming = false;       // the entry has a port time (not a held value)
   bool recurs = false;          // (outputs) the element recurs in another tile: read-modify-write
+  bool recursNext = false;      // (outputs) ... possibly in the very next tile
   int64_t teMin = 0, teMax = 0; // port time range over the tile (streaming only)
   int64_t treeDepth = 0;        // adder-tree depth (outputs with a multicast part)
   int64_t first = 0, last = 0;  // first and last event (tau) of this tensor in a tile
@@ -52,7 +55,9 @@ struct Schedule {
   int64_t t1Extent = 1;
   int64_t first = 0, last = 0; // tile window (tau)
   int64_t tileCycles = 0;
-  int64_t latency = 0; // clock edges from sampling start to raising done
+  int64_t interval = 0; // cycles between the starts of consecutive tiles (<= tileCycles)
+  int64_t intervalPlain = 0, intervalCarry = 0; // tileIntervals (tileCycles for one tile)
+  int64_t latency = 0;                          // clock edges from sampling start to raising done
   std::vector<TensorTiming> tensors;
 };
 
@@ -65,6 +70,19 @@ int64_t treeDepth(int64_t n);
 Schedule schedule(const dataflow::StatementView& v, const dataflow::Dataflow& d,
                   const std::vector<ir::OrientedEntry>& entries,
                   const std::vector<char>& bufferRecurs = {});
+
+/// The fewest cycles between the starts of consecutive tiles of `s` (the schedule of `d` with
+/// `entries`, tile window and tensors filled in) such that no PE, bank port, held register or
+/// accumulator serves two tiles in one cycle, a partial sum is written before the next tile
+/// reads it back, and at most two tiles are in flight; the tile's length when they cannot overlap
+/// (docs/cost-model.md). `plain` when no partial sum recurs in the next tile, `carry` when every
+/// recurring one does (schedule() picks by its outer order; the memory model's core has one or
+/// the other depending on the buffer tiling).
+struct TileIntervals {
+  int64_t plain = 0, carry = 0;
+};
+TileIntervals tileIntervals(const dataflow::StatementView& v, const dataflow::Dataflow& d,
+                            const std::vector<ir::OrientedEntry>& entries, const Schedule& s);
 
 /// Largest (te + x_end) over the tile of `d` for an output with systolic entry `e`, x_end being
 /// the last PE of the element's chain along its flow direction (in the entry's mirrored frame).

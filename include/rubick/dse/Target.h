@@ -6,13 +6,10 @@
 //   {
 //     "name": "fpga",
 //     "description": "...",
-//     "arrays": ["8x8", "16x16"],          or  "array_range": [4, 16]   (every PxQ, P and Q in range)
-//     "max_fanout": 16,
-//     "max_ports": 64,
-//     "buffer_kib": 1024,
-//     "dtype": "int8",
-//     "entries": "fpga"                     or "all", or a list of entry names/numbers
-//     "memory": {                           external memory (docs/memory.md)
+//     "arrays": ["8x8", "16x16"],          or  "array_range": [4, 16]   (every PxQ, P and Q in
+//     range) "max_fanout": 16, "max_ports": 64, "buffer_kib": 1024, "dtype": "int8", "entries":
+//     "fpga"                     or "all", or a list of entry names/numbers "memory": { external
+//     memory (docs/memory.md)
 //       "bytes_per_cycle": 64,              bus width: one beat of this many bytes a cycle
 //       "latency": 100,                     cycles to a transfer's first beat (default 100)
 //       "burst_bytes": 4096                 longest burst (default 256 beats, at most 4096)

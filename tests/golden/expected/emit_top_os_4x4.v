@@ -24,17 +24,18 @@ module gemm_2621495185d6b61b_top (
 );
 
   // Controller: tau runs -2 .. 11 in every tile; outer stamps (innermost first):
-  wire signed [4:0] tau;
-  wire step;
-  wire [0:0] stamps;
-  rubick_ctrl #(.TW(5), .TAU_FIRST(-5'sd2), .TAU_LAST(5'sd11), .NDIM(1), .EXTENTS({32'd1}), .OW(1)) ctrl (
-    .clk(clk), .rst(rst), .start(start), .busy(busy), .done(done), .tau(tau), .step(step), .stamps(stamps));
+  wire signed [4:0] tau, tau_prev;
+  wire step, prev_on;
+  wire [0:0] stamps, stamps_prev;
+  rubick_ctrl #(.TW(5), .TAU_FIRST(-5'sd2), .TAU_LAST(5'sd11), .NDIM(1), .EXTENTS({32'd1}), .OW(1), .INTERVAL(14)) ctrl (
+    .clk(clk), .rst(rst), .start(start), .busy(busy), .done(done), .tau(tau), .step(step), .stamps(stamps),
+    .prev_on(prev_on), .tau_prev(tau_prev), .stamps_prev(stamps_prev));
   wire accept = start & ~busy;
   wire signed [6:0] tau_e = {{2{tau[4]}}, tau};
 
   // C (output): stationary, 16 bank(s) of 1 x 32 bits, port times 0 .. 0
-  wire [0:0] t0_C_base;
-  rubick_agu #(.AW(1), .NDIM(1), .EXTENTS({32'd1}), .STRIDES({32'd0})) t0_C_agu (.clk(clk), .rst(rst), .start(accept), .step(step), .base(t0_C_base));
+  wire [0:0] t0_C_base, t0_C_base_p;
+  rubick_agu #(.AW(1), .NDIM(1), .EXTENTS({32'd1}), .STRIDES({32'd0})) t0_C_agu (.clk(clk), .rst(rst), .start(accept), .step(step), .base(t0_C_base), .base_prev(t0_C_base_p));
   wire [31:0] t0_C_rdata0;
   wire signed [17:0] t0_C_out0;
   wire signed [17:0] t0_C_seed0 = 18'sd0;
@@ -213,8 +214,8 @@ module gemm_2621495185d6b61b_top (
     .wr_data(busy ? {{14{t0_C_out15[17]}}, t0_C_out15} : host_wdata));
 
   // A (input): X-systolic, 4 bank(s) of 7 x 8 bits, port times 0 .. 6
-  wire [2:0] t1_A_base;
-  rubick_agu #(.AW(3), .NDIM(1), .EXTENTS({32'd1}), .STRIDES({32'd0})) t1_A_agu (.clk(clk), .rst(rst), .start(accept), .step(step), .base(t1_A_base));
+  wire [2:0] t1_A_base, t1_A_base_p;
+  rubick_agu #(.AW(3), .NDIM(1), .EXTENTS({32'd1}), .STRIDES({32'd0})) t1_A_agu (.clk(clk), .rst(rst), .start(accept), .step(step), .base(t1_A_base), .base_prev(t1_A_base_p));
   wire [7:0] t1_A_rdata0;
   wire signed [6:0] t1_A_te2 = tau_e + 7'sd2;
   wire t1_A_te2_in = busy && (t1_A_te2 >= 7'sd0) && (t1_A_te2 <= 7'sd6);
@@ -264,8 +265,8 @@ module gemm_2621495185d6b61b_top (
     .wr_data(host_wdata[7:0]));
 
   // B (input): Y-systolic, 4 bank(s) of 7 x 8 bits, port times 0 .. 6
-  wire [2:0] t2_B_base;
-  rubick_agu #(.AW(3), .NDIM(1), .EXTENTS({32'd1}), .STRIDES({32'd0})) t2_B_agu (.clk(clk), .rst(rst), .start(accept), .step(step), .base(t2_B_base));
+  wire [2:0] t2_B_base, t2_B_base_p;
+  rubick_agu #(.AW(3), .NDIM(1), .EXTENTS({32'd1}), .STRIDES({32'd0})) t2_B_agu (.clk(clk), .rst(rst), .start(accept), .step(step), .base(t2_B_base), .base_prev(t2_B_base_p));
   wire [7:0] t2_B_rdata0;
   wire signed [6:0] t2_B_te2 = tau_e + 7'sd2;
   wire t2_B_te2_in = busy && (t2_B_te2 >= 7'sd0) && (t2_B_te2 <= 7'sd6);
@@ -363,7 +364,7 @@ module gemm_2621495185d6b61b_top (
   end
 
   // Bits that are deliberately unused (named *unused* for the linter).
-  wire unused_ok = &{1'b0, stamps, t1_A_te2_off, t2_B_te2_off, host_waddr, host_raddr, host_wdata, step};
+  wire unused_ok = &{1'b0, stamps, prev_on, tau_prev, stamps_prev, t0_C_base_p, t1_A_base_p, t1_A_te2_off, t2_B_base_p, t2_B_te2_off, host_waddr, host_raddr, host_wdata, step};
 endmodule
 
 `default_nettype wire

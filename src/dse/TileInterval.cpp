@@ -1,0 +1,51 @@
+// How soon a tile may start after the previous one (docs/cost-model.md, "Overlapped tiles").
+// Two consecutive tiles n and n+1 = n + I may share a cycle as long as every resource serves at
+// most one of them: each is busy over a window of the tile (PortWindows.h), so I must be at
+// least each window's length plus the cycles the resource needs between tiles.
+
+#include "rubick/dse/PortWindows.h"
+#include "rubick/dse/Schedule.h"
+
+namespace rubick::dse {
+
+TileIntervals tileIntervals(const dataflow::StatementView& v, const dataflow::Dataflow& d,
+                            const std::vector<ir::OrientedEntry>& entries, const Schedule& s) {
+  thread_local std::vector<Window> pe;
+  thread_local PortWindows pw;
+  peWindows(d, pe);
+  if (pe.empty()) return {s.tileCycles, s.tileCycles};
+  // At most two tiles in flight: the hardware keeps two tile contexts.
+  int64_t plain = (s.tileCycles + 1) / 2;
+  for (const Window& w : pe) // a PE computes one tile at a time
+    plain = std::max(plain, w.length());
+  int64_t carry = plain;
+  for (size_t a = 0; a < v.accesses.size() && carry < s.tileCycles; ++a) {
+    const ir::OrientedEntry& e = entries[a];
+    const TensorTiming& t = s.tensors[a];
+    const bool output = v.accesses[a].write, held = heldEntry(e.kind);
+    const bool systolic = systolicVector(e.kind) != std::pair<int64_t, int64_t>{0, 0};
+    portWindows(d, e, pe, pw);
+    for (size_t p = 0; p < pw.window.size(); ++p) {
+      const Window& w = pw.window[p];
+      if (w.empty()) continue;
+      int64_t need = w.length(), needCarry = need; // inputs: reads, or the held value's life
+      if (output && held) {
+        // Accumulator: reset at lo - 1, written at hi + 2 + depth (its last sum); the next
+        // tile's reset may share the write's cycle. A sum that recurs in the next tile is read
+        // at lo - 2, after this write (a bank read in the write's cycle sees the old word).
+        need = w.length() + 2 + t.treeDepth;
+        needCarry = need + (t.recurs ? 2 : 0);
+      } else if (output && t.recurs) {
+        // Read-modify-write of sums that recur in the next tile: read at te + depth (+ hop0),
+        // written at te + 2 + depth (multicast) or te + chain + 1 + depth (systolic); the next
+        // tile's first read comes after the last write.
+        needCarry = w.length() + (systolic ? pw.chainLength[p] + 1 : 2);
+      }
+      plain = std::max(plain, need);
+      carry = std::max(carry, needCarry);
+    }
+  }
+  return {std::min(plain, s.tileCycles), std::min(carry, s.tileCycles)};
+}
+
+} // namespace rubick::dse
