@@ -20,6 +20,7 @@ uint64_t alignUp(uint64_t a, int64_t b) {
 // command of no beat costs one command cycle.
 struct Bursts {
   std::vector<int64_t> beats;     // per burst
+  std::vector<uint64_t> addr;     // per burst
   std::vector<int64_t> push;      // per burst, filled by pushAt
   std::vector<int64_t> leave;     // per burst: the cycle that frees its slot (the caller's)
   std::vector<int64_t> gapBefore; // per burst: commands of no beat just before it
@@ -32,8 +33,9 @@ struct Bursts {
         ++gap;
         continue;
       }
-      for (int64_t n : splitBursts({c}, bus.busBytes, bus.burstBeats)) {
-        beats.push_back(n);
+      for (const DmaCommand& b : burstsOf({c}, bus.busBytes, bus.burstBeats)) {
+        beats.push_back(b.beats);
+        addr.push_back(b.addr);
         gapBefore.push_back(gap);
         gap = 0;
       }
@@ -55,13 +57,25 @@ struct Bursts {
 // rubick_axi_rd and the memory: beat(x) is the cycle of the next R handshake when the engine
 // cannot take it before cycle x (its two-entry output buffer is full). The memory presents a
 // beat the latency after its burst's AR, the spacing after the previous one and not before the
-// previous one was taken.
+// previous one was taken. A BurstMemory may hold a burst's beats back further, run by run.
 class ReadEngine {
 public:
   ReadEngine(const std::vector<DmaCommand>& cmds, const BusTiming& bus)
       : bus_(bus), b_(cmds, bus) {}
   int64_t beat(int64_t x) {
-    if (q_ == 0) ready_ = b_.pushAt(j_) + 1 + bus_.latency;
+    if (q_ == 0) {
+      const int64_t at = b_.pushAt(j_) + 1;
+      if (bus_.memory) {
+        runs_ = &bus_.memory->burst(false, at, b_.addr[j_], b_.beats[j_]);
+        run_ = 0;
+        ready_ = (*runs_)[0].cycle;
+      } else {
+        ready_ = at + bus_.latency;
+      }
+    }
+    if (bus_.memory)
+      while (run_ + 1 < runs_->size() && (*runs_)[run_ + 1].first <= q_)
+        ready_ = (*runs_)[++run_].cycle;
     const int64_t shown = first_ ? ready_ : std::max({ready_, shown_ + bus_.beatSpacing, r_ + 1});
     first_ = false;
     shown_ = shown;
@@ -79,6 +93,8 @@ private:
   size_t j_ = 0;
   int64_t q_ = 0, ready_ = 0, shown_ = 0, r_ = 0;
   bool first_ = true;
+  const std::vector<BeatsReady>* runs_ = nullptr; // the current burst's, from bus_.memory
+  size_t run_ = 0;
 };
 
 // The R handshakes of every beat when the engine always takes them.
@@ -245,19 +261,26 @@ std::vector<DmaCommand> writeCommands(const DmaEngine& e, const TileGeometry& g,
   return out;
 }
 
-std::vector<int64_t> splitBursts(const std::vector<DmaCommand>& cmds, int64_t B, int64_t burst) {
-  std::vector<int64_t> out;
+std::vector<DmaCommand> burstsOf(const std::vector<DmaCommand>& cmds, int64_t B, int64_t burst) {
+  std::vector<DmaCommand> out;
   for (const DmaCommand& c : cmds) {
     uint64_t a = c.addr;
     int64_t rem = c.beats;
     while (rem > 0) {
       const int64_t toPage = static_cast<int64_t>((4096 - a % 4096) / static_cast<uint64_t>(B));
       const int64_t n = std::min({rem, burst, toPage});
-      out.push_back(n);
+      out.push_back({a, n});
       a += static_cast<uint64_t>(n * B);
       rem -= n;
     }
   }
+  return out;
+}
+
+std::vector<int64_t> splitBursts(const std::vector<DmaCommand>& cmds, int64_t B, int64_t burst) {
+  std::vector<int64_t> out;
+  for (const DmaCommand& c : burstsOf(cmds, B, burst))
+    out.push_back(c.beats);
   return out;
 }
 
@@ -295,7 +318,7 @@ public:
     w1_ = w;
     ++k_;
     if (++q_ == b_.beats[j_]) {
-      lastB_ = std::max({push_ + 1 + bus_.latency, w + 1, lastB_ + 1});
+      lastB_ = std::max({bReady_, w + 1, lastB_ + 1});
       b_.leave[j_++] = lastB_;
       q_ = 0;
     }
@@ -309,6 +332,9 @@ private:
     push_ = b_.pushAt(j_);
     if (j_ >= o) push_ = b_.push[j_] = std::max(push_, wpop_[j_ - o]); // bursts not yet filled
     wpop_[j_] = std::max(push_ + 1, j_ == 0 ? int64_t(0) : h1_);
+    bReady_ = bus_.memory
+                  ? bus_.memory->burst(true, push_ + 1, b_.addr[j_], b_.beats[j_]).back().cycle
+                  : push_ + 1 + bus_.latency;
   }
 
   const BusTiming& bus_;
@@ -317,6 +343,7 @@ private:
   size_t j_ = 0;              // current burst
   int64_t q_ = 0, k_ = 0;     // beat in the burst, beats taken
   int64_t push_ = 0, h1_ = 0, w1_ = 0, w2_ = 0, lastB_ = 0;
+  int64_t bReady_ = 0; // the current burst's earliest response
 };
 
 } // namespace
