@@ -516,8 +516,10 @@ int main(int argc, char** argv) {
     }
 
   // DRAM timing, exact: rows of 256 bytes in 4 banks (bursts that cross a row, conflicts
-  // inside one tile), beats 1 or 2 cycles apart.
-  for (auto [latency, spacing] : {std::pair<unsigned, unsigned>{6, 1}, {20, 2}})
+  // inside one tile), beats 1 or 2 cycles apart; then a DRAM slow enough (tRCD = tRP = CL = 60)
+  // that the engines' bursts in flight and the row-lane reader's descriptors run out.
+  for (auto [latency, spacing, slow] :
+       {std::tuple<unsigned, unsigned, bool>{6, 1, false}, {20, 2, false}, {6, 1, true}})
     for (int round = 0; round < 12; ++round) {
       std::vector<Geometry> gs;
       std::vector<rubick_sim::AxiMemConfig> cfgs;
@@ -526,6 +528,7 @@ int main(int argc, char** argv) {
         axi::Phase p{"DRAM timing", latency, spacing, 64, true, 1.0, false};
         cfgs.push_back(axi::modelConfig(p, engines[i].bytes(), kMemBytes));
         cfgs.back().rowBytes = 256;
+        if (slow) cfgs.back().tRCD = cfgs.back().tRP = cfgs.back().CL = 60;
         bench.launch(i, gs.back(), cfgs.back(), 1.0);
       }
       bench.runAll(200000, "DRAM timing");

@@ -224,6 +224,49 @@ TEST(DramTiming, EnginesWaitForEachRun) {
   EXPECT_EQ(dmaWriteDone(w, TileGeometry{4096, 32, 1, 8}, bw, 1), 56);
 }
 
+// Every burst's handshake cycle, each burst's beats `after` cycles later.
+class Recording final : public BurstMemory {
+public:
+  explicit Recording(int64_t after) : after_(after) {}
+  const std::vector<BeatsReady>& burst(bool, int64_t at, uint64_t, int64_t) override {
+    at_.push_back(at);
+    out_ = {{0, at + after_}};
+    return out_;
+  }
+  const std::vector<int64_t>& at() const { return at_; }
+
+private:
+  int64_t after_;
+  std::vector<int64_t> at_;
+  std::vector<BeatsReady> out_;
+};
+
+TEST(DramTiming, RowLaneCommandsWaitForTheDescriptorFifo) {
+  // Row lanes, 4 lanes of int8 on an 8-byte bus, chunks of 8 columns (BLOCK_BEATS 1);
+  // 8 rows of 12 columns starting 4 bytes into a beat: per row a 2-beat command for columns
+  // 0-7 and one of no beat for 8-11 (inside the beat the first read). Commands: 0-3 (rows 0-3,
+  // one burst each), 4-7 (no beat), 8-11 (rows 4-7), 12-15 (no beat). One burst in flight,
+  // data 1000 cycles after each AR. Burst 1 is pushed when burst 0's last beat is taken (at0 +
+  // 1001), its AR the cycle after. Command 3's last beat is taken into the buffer at3 + 1002,
+  // command 4's turn comes the cycle after; only then are fewer than MAX_OUTSTANDING + 3 = 4
+  // commands waiting, so command 8 is issued at at3 + 1004, taken by the AXI engine at the next
+  // edge, its burst pushed the cycle after and its AR the next: at3 + 1007 (the outstanding
+  // limit alone would allow at3 + 1002).
+  DmaEngine e = engine(1, 4, true, 8, 12);
+  e.blockBeats = 1;
+  const TileGeometry g{4100, 16, 8, 12};
+  ASSERT_EQ(readCommands(e, g, 8).size(), 16U);
+  EXPECT_EQ(readCommands(e, g, 8)[4].beats, 0);
+  Recording mem(1000);
+  BusTiming b = bus(8, 10);
+  b.outstanding = 1;
+  b.memory = &mem;
+  dmaReadDone(e, g, b);
+  ASSERT_EQ(mem.at().size(), 8U);
+  EXPECT_EQ(mem.at()[1], mem.at()[0] + 1002);
+  EXPECT_EQ(mem.at()[4], mem.at()[3] + 1007);
+}
+
 TEST(DramTiming, AFixedLatencyThroughTheHookIsTheFixedLatency) {
   // Random tiles of every engine kind: a BurstMemory answering the latency after each handshake
   // gives the cycles of the fixed-latency path.
