@@ -11,6 +11,7 @@
 //   RESULT PASS|FAIL mismatches=N elements=M measured=C predicted=P sim_cycles=S sim_seconds=T
 // and exits 0 only when every element matches and the measured latency equals the predicted.
 
+#include "rubick_sim_design.h"
 #include "rubick_sim_values.h"
 
 #include <nlohmann/json.hpp>
@@ -35,33 +36,8 @@ void dutClose();
 
 namespace {
 
-struct Tensor {
-  std::string name;
-  bool output = false;
-  int bits = 0;
-  std::vector<int64_t> shape;
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> places;
-  std::vector<int64_t> values;
-};
-
-std::vector<Tensor> readDesign(const nlohmann::json& j) {
-  std::vector<Tensor> ts;
-  for (const auto& t : j["tensors"]) {
-    Tensor x;
-    x.name = t["name"];
-    x.output = t["role"] == "output";
-    x.bits = t["element_bits"];
-    x.shape = t["shape"].get<std::vector<int64_t>>();
-    for (const auto& e : t["elements"]) {
-      std::vector<std::pair<uint32_t, uint32_t>> ps;
-      for (const auto& p : e)
-        ps.push_back({p[0].get<uint32_t>(), p[1].get<uint32_t>()});
-      x.places.push_back(std::move(ps));
-    }
-    ts.push_back(std::move(x));
-  }
-  return ts;
-}
+using rubick_sim::readDesign;
+using rubick_sim::Tensor;
 
 class Clock {
 public:

@@ -102,59 +102,83 @@ private:
 
 } // namespace
 
-SeqTimeline sequencerTimeline(const SequencerConfig& c, const std::vector<uint64_t>& bases,
-                              const SeqDelay& delay) {
+std::vector<SeqWork> sequencerWork(const SequencerConfig& c, const std::vector<uint64_t>& bases) {
   const Steps st(c);
   const int64_t n = st.size();
   const size_t nt = c.tensors.size();
-  SeqTimeline e;
-  auto geometry = [&](SeqEvent& ev) {
-    const SequencedTensor& x = c.tensors[static_cast<size_t>(ev.tensor)];
-    const int64_t r = x.rowLoop < 0 ? 0 : st.at(ev.step, x.rowLoop);
-    const int64_t col = x.colLoop < 0 ? 0 : st.at(ev.step, x.colLoop);
-    ev.addr = bases[static_cast<size_t>(ev.tensor)] +
-              static_cast<uint64_t>((r * x.rows * x.tcols + col * x.cols) * x.ebytes);
+  auto event = [&](SeqKind kind, size_t t, int64_t step) {
+    SeqEvent ev;
+    ev.kind = kind;
+    ev.tensor = static_cast<int>(t);
+    ev.step = step;
+    const SequencedTensor& x = c.tensors[t];
+    const int64_t r = x.rowLoop < 0 ? 0 : st.at(step, x.rowLoop);
+    const int64_t col = x.colLoop < 0 ? 0 : st.at(step, x.colLoop);
+    ev.addr = bases[t] + static_cast<uint64_t>((r * x.rows * x.tcols + col * x.cols) * x.ebytes);
     ev.rows = std::min(x.rows, x.trows - r * x.rows);
     ev.cols = std::min(x.cols, x.tcols - col * x.cols);
+    return ev;
   };
-  int64_t p = 1;
+  std::vector<SeqWork> out;
   uint64_t half = nt >= 64 ? ~uint64_t(0) : (uint64_t(1) << nt) - 1;
-  std::vector<int64_t> stored(nt);
+  std::vector<int> stored(nt);
   for (int64_t k = -1; k <= n; ++k) {
+    SeqWork w;
+    w.step = k;
     if (k >= 0)
       for (size_t t = 0; t < nt; ++t)
         if (st.runStart(t, k)) half ^= uint64_t(1) << t;
-    uint64_t az = 0;
+    w.half = half;
     if (k >= 0 && k < n)
       for (size_t t = 0; t < nt; ++t)
-        if (st.accZero(t, k)) az |= uint64_t(1) << t;
+        if (st.accZero(t, k)) w.accZero |= uint64_t(1) << t;
+    w.core = k >= 0 && k < n;
+    std::fill(stored.begin(), stored.end(), -1);
+    if (k - 1 >= 0)
+      for (size_t t = 0; t < nt; ++t)
+        if (st.store(t, k - 1)) {
+          stored[t] = static_cast<int>(w.stores.size());
+          w.stores.push_back(event(SeqKind::store, t, k - 1));
+        }
+    if (k + 1 < n)
+      for (size_t t = 0; t < nt; ++t)
+        if (st.load(t, k + 1)) {
+          w.loads.push_back(event(SeqKind::load, t, k + 1));
+          w.after.push_back(stored[t]);
+        }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+SeqTimeline sequencerTimeline(const SequencerConfig& c, const std::vector<uint64_t>& bases,
+                              const SeqDelay& delay) {
+  SeqTimeline e;
+  int64_t p = 1;
+  for (SeqWork& w : sequencerWork(c, bases)) {
     int64_t last = p;
-    auto issue = [&](SeqKind kind, size_t t, int64_t step, int64_t start) {
-      SeqEvent ev;
-      ev.kind = kind;
-      ev.tensor = static_cast<int>(t);
-      ev.step = step;
+    auto issue = [&](SeqEvent ev, int64_t start) {
       ev.start = start;
-      if (kind != SeqKind::core) geometry(ev);
       ev.done = start + std::max<int64_t>(1, delay(ev));
       last = std::max(last, ev.done);
       e.events.push_back(ev);
       return ev.done;
     };
-    if (k >= 0 && k < n) issue(SeqKind::core, 0, k, p);
-    std::fill(stored.begin(), stored.end(), -1);
+    if (w.core) {
+      SeqEvent core;
+      core.step = w.step;
+      issue(core, p);
+    }
+    std::vector<int64_t> stored;
     int64_t next = p;
-    if (k - 1 >= 0)
-      for (size_t t = 0; t < nt; ++t)
-        if (st.store(t, k - 1)) next = (stored[t] = issue(SeqKind::store, t, k - 1, next)) + 1;
+    for (const SeqEvent& ev : w.stores)
+      stored.push_back(next = issue(ev, next) + 1);
     next = p;
-    if (k + 1 < n)
-      for (size_t t = 0; t < nt; ++t)
-        if (st.load(t, k + 1)) {
-          const int64_t s = stored[t] >= 0 ? std::max(next, stored[t] + 1) : next;
-          next = issue(SeqKind::load, t, k + 1, s) + 1;
-        }
-    e.phases.push_back({p, last, half, az});
+    for (size_t i = 0; i < w.loads.size(); ++i) {
+      const int64_t s = w.after[i] >= 0 ? std::max(next, stored[size_t(w.after[i])]) : next;
+      next = issue(w.loads[i], s) + 1;
+    }
+    e.phases.push_back({p, last, w.half, w.accZero});
     p = last + 1;
   }
   e.done = p;

@@ -17,51 +17,99 @@ uint64_t alignUp(uint64_t a, int64_t b) {
 // command is sampled at edge 1, a burst is pushed (AR/AW presented the next cycle and taken
 // then, the memory having no limit of its own) one cycle after the previous one and not before
 // the burst `outstanding` places back has left (`leave`, filled in by the caller as it goes), a
-// command of no beat costs one command cycle.
+// command of no beat costs one command cycle. With `room` (the row-lane reader's descriptor
+// FIFO, rubick_dma_rd_rows.v) a command is issued only while fewer than `room` commands are
+// taken and not yet done with (`popped`: the cycle a command's last beat, or its turn without
+// one, is taken; filled in by the caller).
 struct Bursts {
   std::vector<int64_t> beats;     // per burst
+  std::vector<uint64_t> addr;     // per burst
+  std::vector<size_t> cmd;        // per burst: its command
   std::vector<int64_t> push;      // per burst, filled by pushAt
   std::vector<int64_t> leave;     // per burst: the cycle that frees its slot (the caller's)
-  std::vector<int64_t> gapBefore; // per burst: commands of no beat just before it
-  int64_t outstanding = 1;
+  std::vector<char> zero;         // per command: no beat
+  std::vector<int64_t> lastBurst; // per command with beats: its last burst
+  std::vector<int64_t> sampled;   // per command: the edge the AXI engine takes it
+  std::vector<int64_t> popped;    // per command, with `room`: the caller's
+  int64_t outstanding = 1, room = 0;
+  size_t nextCmd = 0; // the first command not yet sampled
 
-  Bursts(const std::vector<DmaCommand>& cmds, const BusTiming& bus) : outstanding(bus.outstanding) {
-    int64_t gap = 0;
+  Bursts(const std::vector<DmaCommand>& cmds, const BusTiming& bus, int64_t room = 0)
+      : outstanding(bus.outstanding), room(room) {
     for (const DmaCommand& c : cmds) {
-      if (c.beats == 0) {
-        ++gap;
-        continue;
+      zero.push_back(c.beats == 0);
+      for (const DmaCommand& b : burstsOf({c}, bus.busBytes, bus.burstBeats)) {
+        beats.push_back(b.beats);
+        addr.push_back(b.addr);
+        cmd.push_back(zero.size() - 1);
       }
-      for (int64_t n : splitBursts({c}, bus.busBytes, bus.burstBeats)) {
-        beats.push_back(n);
-        gapBefore.push_back(gap);
-        gap = 0;
-      }
+      lastBurst.push_back(static_cast<int64_t>(beats.size()) - 1);
     }
     push.assign(beats.size(), 0);
     leave.assign(beats.size(), 0);
+    sampled.assign(cmds.size(), 0);
+    popped.assign(cmds.size(), 0);
   }
   size_t size() const { return beats.size(); }
-  // The cycle burst j is pushed; the slots of the bursts before j - outstanding + 1 must be known.
+  // The cycle burst j is pushed; the slots of the bursts before j - outstanding + 1 must be
+  // known, and with `room` the pops of the commands before j's.
   int64_t pushAt(size_t j) {
-    int64_t t = j == 0 ? 2 : push[j - 1] + 1;
-    t += gapBefore[j];
+    int64_t t = 0;
+    if (j == 0 || cmd[j - 1] != cmd[j]) {
+      while (nextCmd <= cmd[j])
+        sample(nextCmd++);
+      t = sampled[cmd[j]] + 1;
+    } else {
+      t = push[j - 1] + 1;
+    }
     if (j >= static_cast<size_t>(outstanding))
       t = std::max(t, leave[j - static_cast<size_t>(outstanding)]);
     return push[j] = t;
+  }
+
+private:
+  // Command k is taken as the previous one issues its last burst (the cycle after a command of
+  // no beat), the first at edge 1. The reader presents it the cycle after it issues it (c_next),
+  // which is no earlier than the cycle the previous one is taken and, with `room`, once fewer
+  // than `room` commands are taken and not popped.
+  void sample(size_t k) {
+    int64_t s = k == 0        ? 1
+                : zero[k - 1] ? sampled[k - 1] + 1
+                              : push[static_cast<size_t>(lastBurst[k - 1])];
+    const size_t r = static_cast<size_t>(room);
+    if (room > 0 && k > r) {
+      const int64_t prev = sampled[k - 1];
+      const int64_t issue = popped[k - r - 1] < prev ? prev : popped[k - r] + 1;
+      s = std::max(s, issue + 1);
+    }
+    sampled[k] = s;
   }
 };
 
 // rubick_axi_rd and the memory: beat(x) is the cycle of the next R handshake when the engine
 // cannot take it before cycle x (its two-entry output buffer is full). The memory presents a
 // beat the latency after its burst's AR, the spacing after the previous one and not before the
-// previous one was taken.
+// previous one was taken. A BurstMemory may hold a burst's beats back further, run by run.
 class ReadEngine {
 public:
-  ReadEngine(const std::vector<DmaCommand>& cmds, const BusTiming& bus)
-      : bus_(bus), b_(cmds, bus) {}
+  ReadEngine(const std::vector<DmaCommand>& cmds, const BusTiming& bus, int64_t room = 0)
+      : bus_(bus), b_(cmds, bus, room) {}
+  // Command `k` (of the reader's, zero-length ones included) was done with in cycle `c`.
+  void popped(size_t k, int64_t c) { b_.popped[k] = c; }
   int64_t beat(int64_t x) {
-    if (q_ == 0) ready_ = b_.pushAt(j_) + 1 + bus_.latency;
+    if (q_ == 0) {
+      const int64_t at = b_.pushAt(j_) + 1;
+      if (bus_.memory) {
+        runs_ = &bus_.memory->burst(false, at, b_.addr[j_], b_.beats[j_]);
+        run_ = 0;
+        ready_ = (*runs_)[0].cycle;
+      } else {
+        ready_ = at + bus_.latency;
+      }
+    }
+    if (bus_.memory)
+      while (run_ + 1 < runs_->size() && (*runs_)[run_ + 1].first <= q_)
+        ready_ = (*runs_)[++run_].cycle;
     const int64_t shown = first_ ? ready_ : std::max({ready_, shown_ + bus_.beatSpacing, r_ + 1});
     first_ = false;
     shown_ = shown;
@@ -79,6 +127,8 @@ private:
   size_t j_ = 0;
   int64_t q_ = 0, ready_ = 0, shown_ = 0, r_ = 0;
   bool first_ = true;
+  const std::vector<BeatsReady>* runs_ = nullptr; // the current burst's, from bus_.memory
+  size_t run_ = 0;
 };
 
 // The R handshakes of every beat when the engine always takes them.
@@ -138,7 +188,9 @@ int64_t rowReadDone(const DmaEngine& e, const TileGeometry& g, const std::vector
   // engine's two-entry buffer holds R up until beat k - 2 has been taken.
   const int64_t W = e.blockBeats * (bus.busBytes / e.elemBytes), L0 = e.lanes;
   const int64_t chunksPerRow = (e.cols + W - 1) / W;
-  ReadEngine eng(cmds, bus);
+  // The descriptor FIFO of rubick_dma_rd_rows (DESC_DEPTH = MAX_OUTSTANDING + 4 in
+  // rubick_dma_rd) lets a command be issued while fewer than DESC_DEPTH - 1 are waiting.
+  ReadEngine eng(cmds, bus, bus.outstanding + 3);
   std::vector<int64_t> lastFire;                               // per block with data
   int64_t fire = 0, c = -2, c1 = -(int64_t(1) << 40), c2 = c1; // c(k - 1), c(k - 2)
   size_t cmd = 0;
@@ -158,6 +210,7 @@ int64_t rowReadDone(const DmaEngine& e, const TileGeometry& g, const std::vector
             c2 = c1;
             c1 = c;
           }
+          eng.popped(cmd, c);
         }
         ready = c + 2;
       }
@@ -245,19 +298,26 @@ std::vector<DmaCommand> writeCommands(const DmaEngine& e, const TileGeometry& g,
   return out;
 }
 
-std::vector<int64_t> splitBursts(const std::vector<DmaCommand>& cmds, int64_t B, int64_t burst) {
-  std::vector<int64_t> out;
+std::vector<DmaCommand> burstsOf(const std::vector<DmaCommand>& cmds, int64_t B, int64_t burst) {
+  std::vector<DmaCommand> out;
   for (const DmaCommand& c : cmds) {
     uint64_t a = c.addr;
     int64_t rem = c.beats;
     while (rem > 0) {
       const int64_t toPage = static_cast<int64_t>((4096 - a % 4096) / static_cast<uint64_t>(B));
       const int64_t n = std::min({rem, burst, toPage});
-      out.push_back(n);
+      out.push_back({a, n});
       a += static_cast<uint64_t>(n * B);
       rem -= n;
     }
   }
+  return out;
+}
+
+std::vector<int64_t> splitBursts(const std::vector<DmaCommand>& cmds, int64_t B, int64_t burst) {
+  std::vector<int64_t> out;
+  for (const DmaCommand& c : burstsOf(cmds, B, burst))
+    out.push_back(c.beats);
   return out;
 }
 
@@ -295,7 +355,7 @@ public:
     w1_ = w;
     ++k_;
     if (++q_ == b_.beats[j_]) {
-      lastB_ = std::max({push_ + 1 + bus_.latency, w + 1, lastB_ + 1});
+      lastB_ = std::max({bReady_, w + 1, lastB_ + 1});
       b_.leave[j_++] = lastB_;
       q_ = 0;
     }
@@ -309,6 +369,9 @@ private:
     push_ = b_.pushAt(j_);
     if (j_ >= o) push_ = b_.push[j_] = std::max(push_, wpop_[j_ - o]); // bursts not yet filled
     wpop_[j_] = std::max(push_ + 1, j_ == 0 ? int64_t(0) : h1_);
+    bReady_ = bus_.memory
+                  ? bus_.memory->burst(true, push_ + 1, b_.addr[j_], b_.beats[j_]).back().cycle
+                  : push_ + 1 + bus_.latency;
   }
 
   const BusTiming& bus_;
@@ -317,6 +380,7 @@ private:
   size_t j_ = 0;              // current burst
   int64_t q_ = 0, k_ = 0;     // beat in the burst, beats taken
   int64_t push_ = 0, h1_ = 0, w1_ = 0, w2_ = 0, lastB_ = 0;
+  int64_t bReady_ = 0; // the current burst's earliest response
 };
 
 } // namespace

@@ -1,7 +1,7 @@
 #include "rubick/arch/MemoryTiming.h"
 
-#include "rubick/arch/BufferSequence.h"
-#include "rubick/arch/DmaTiming.h"
+#include "TimingParts.h"
+
 #include "rubick/support/Diagnostic.h"
 
 #include <map>
@@ -22,14 +22,17 @@ std::vector<uint64_t> defaultBases(const MemoryPlan& m) {
   return b;
 }
 
-MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
-                          const std::vector<uint64_t>& given) {
-  const SequencerConfig c = sequencerConfig(m);
-  MemoryTiming r;
-  r.bases = given.empty() ? defaultBases(m) : given;
-  if (r.bases.size() != m.tensors.size())
-    throw Error("timing", std::to_string(r.bases.size()) + " base addresses for " +
+namespace timing {
+
+std::vector<uint64_t> basesFor(const MemoryPlan& m, const std::vector<uint64_t>& given) {
+  std::vector<uint64_t> b = given.empty() ? defaultBases(m) : given;
+  if (b.size() != m.tensors.size())
+    throw Error("timing", std::to_string(b.size()) + " base addresses for " +
                               std::to_string(m.tensors.size()) + " tensors");
+  return b;
+}
+
+BusTiming busTiming(const AxiOptions& o, const dse::MemorySystem& mem) {
   BusTiming bus;
   bus.busBytes = o.busBytes;
   bus.beatSpacing = mem.bytesPerCycle >= o.busBytes
@@ -38,36 +41,28 @@ MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::M
   bus.latency = std::max<int64_t>(1, mem.latency);
   bus.burstBeats = o.burstBeats;
   bus.outstanding = o.outstanding;
-  std::vector<DmaEngine> engines;
+  return bus;
+}
+
+std::vector<DmaEngine> engines(const MemoryPlan& m) {
+  std::vector<DmaEngine> e;
   for (size_t t = 0; t < m.tensors.size(); ++t)
-    engines.push_back(dmaEngine(m.tensors[t].dma, m.core.tensors[t].elementBits));
-  // The core runs its full schedule on every tile (edge tiles are padded): busy for `latency`
-  // cycles from the edge after core_start, and core_done is the registered fall of busy.
-  r.coreCycles = m.core.schedule.latency + 1;
-  // A transfer's cycles depend on its tile's offset in a 4 KiB page (beats and bursts) and its
-  // valid rows and columns; edge tiles aside, most tiles repeat.
-  std::map<std::tuple<int, int, uint64_t, int64_t, int64_t>, int64_t> memo;
-  auto delay = [&](const SeqEvent& ev) -> int64_t {
-    if (ev.kind == SeqKind::core) return r.coreCycles;
-    const auto key =
-        std::make_tuple(static_cast<int>(ev.kind), ev.tensor, ev.addr % 4096, ev.rows, ev.cols);
-    auto it = memo.find(key);
-    if (it != memo.end()) return it->second;
-    const SequencedTensor& x = c.tensors[static_cast<size_t>(ev.tensor)];
-    TileGeometry g;
-    g.base = ev.addr;
-    g.pitch = static_cast<uint64_t>(x.tcols * x.ebytes);
-    g.rows = ev.rows;
-    g.cols = ev.cols;
-    const DmaEngine& e = engines[static_cast<size_t>(ev.tensor)];
-    // Loads end with the scatter's done, one cycle after the reader's; stores with the
-    // writer's, fed by the gather from cycle 3.
-    const int64_t d =
-        ev.kind == SeqKind::load ? dmaReadDone(e, g, bus) + 1 : dmaWriteDone(e, g, bus, 3);
-    memo.emplace(key, d);
-    return d;
-  };
-  const SeqTimeline tl = sequencerTimeline(c, r.bases, delay);
+    e.push_back(dmaEngine(m.tensors[t].dma, m.core.tensors[t].elementBits));
+  return e;
+}
+
+int64_t transferCycles(const SequencerConfig& c, const DmaEngine& e, const SeqEvent& ev,
+                       const BusTiming& bus) {
+  const SequencedTensor& x = c.tensors[static_cast<size_t>(ev.tensor)];
+  TileGeometry g;
+  g.base = ev.addr;
+  g.pitch = static_cast<uint64_t>(x.tcols * x.ebytes);
+  g.rows = ev.rows;
+  g.cols = ev.cols;
+  return ev.kind == SeqKind::load ? dmaReadDone(e, g, bus) + 1 : dmaWriteDone(e, g, bus, 3);
+}
+
+void summarize(const SeqTimeline& tl, MemoryTiming& r) {
   const int64_t n = static_cast<int64_t>(tl.phases.size()) - 2;
   r.tiles = n;
   r.cycles = tl.done - 1;
@@ -94,6 +89,34 @@ MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::M
     if (bound[k] == 1) ++r.loadBound, r.loadPhaseCycles += len;
     if (bound[k] == 2) ++r.storeBound, r.storePhaseCycles += len;
   }
+}
+
+} // namespace timing
+
+MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
+                          const std::vector<uint64_t>& given) {
+  const SequencerConfig c = sequencerConfig(m);
+  MemoryTiming r;
+  r.bases = timing::basesFor(m, given);
+  const BusTiming bus = timing::busTiming(o, mem);
+  const std::vector<DmaEngine> engines = timing::engines(m);
+  // The core runs its full schedule on every tile (edge tiles are padded): busy for `latency`
+  // cycles from the edge after core_start, and core_done is the registered fall of busy.
+  r.coreCycles = m.core.schedule.latency + 1;
+  // A transfer's cycles depend on its tile's offset in a 4 KiB page (beats and bursts) and its
+  // valid rows and columns; edge tiles aside, most tiles repeat.
+  std::map<std::tuple<int, int, uint64_t, int64_t, int64_t>, int64_t> memo;
+  auto delay = [&](const SeqEvent& ev) -> int64_t {
+    if (ev.kind == SeqKind::core) return r.coreCycles;
+    const auto key =
+        std::make_tuple(static_cast<int>(ev.kind), ev.tensor, ev.addr % 4096, ev.rows, ev.cols);
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
+    const int64_t d = timing::transferCycles(c, engines[static_cast<size_t>(ev.tensor)], ev, bus);
+    memo.emplace(key, d);
+    return d;
+  };
+  timing::summarize(sequencerTimeline(c, r.bases, delay), r);
   return r;
 }
 

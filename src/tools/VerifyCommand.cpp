@@ -8,10 +8,12 @@
 #include "SelectionOptions.h"
 #include "VerifyReport.h"
 
+#include "rubick/arch/Dram.h"
 #include "rubick/dse/Select.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/verify/Verify.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -43,6 +45,8 @@ struct VerifyCli {
   std::string wave, work = defaultWorkDir(), runtimeDir;
   bool quiet = false, timing = false, force = false;
   std::string build = "auto";
+  std::string dram; // --dram's value ("true" when given bare)
+  CLI::Option* dramFlag = nullptr;
   uint64_t seed = 1;
   int trials = 1;
   unsigned jobs = 0;
@@ -67,7 +71,25 @@ verify::Options runOptions(const VerifyCli& o) {
   vo.wave = o.wave;
   vo.jobs = o.jobs;
   vo.build = buildMode(o.build);
+  if (o.dramFlag->count() > 1) throw Error("--dram", "given more than once");
+  if (o.dramFlag->count()) vo.dram = arch::parseDram(o.dram == "true" ? "" : o.dram, "--dram");
   return vo;
+}
+
+// "+0.41%": measured / predicted - 1, the farthest from 0 over the design's trials.
+std::string relativeDifference(const verify::Result& res) {
+  double worst = 0;
+  bool any = false;
+  for (const verify::Trial& t : res.trials) {
+    if (t.predicted <= 0 || t.measured <= 0) continue;
+    const double d = double(t.measured) / double(t.predicted) - 1.0;
+    if (!any || std::abs(d) > std::abs(worst)) worst = d;
+    any = true;
+  }
+  if (!any) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f%%", 100.0 * worst);
+  return buf;
 }
 
 int runVerify(const VerifyCli& o) {
@@ -75,8 +97,10 @@ int runVerify(const VerifyCli& o) {
   verify::Options vo = runOptions(o);
   verify::checkTools(); // before the search, which may take a while
   const dse::Selection& sel = o.selection;
-  if (wantsPipeline(prog, o.search)) // attention: the whole fused pipeline
+  if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
+    if (vo.dram) throw Error("--dram", "attention pipelines run without an external memory");
     return verifyPipeline(prog, o.input, o.search, {sel, o.timing, vo});
+  }
   size_t stmt = pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
@@ -86,6 +110,9 @@ int runVerify(const VerifyCli& o) {
   dse::checkSelection(choice); // before the search, which may be long
   std::string targetName;
   dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName);
+  if (vo.dram && !eo.constraints.memory.enabled()) // before the search
+    throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
+                          "'memory'");
   size_t selected = 0;
   std::vector<dse::DesignPoint> chosen = dse::selectDesigns(v, eo, choice, "verify", &selected);
 
@@ -101,20 +128,29 @@ int runVerify(const VerifyCli& o) {
   std::vector<verify::Result> results =
       verify::verifyDesigns(prog, stmt, chosen, eo, vo, &runtimeSeconds);
   size_t failed = 0;
-  std::printf("%s: %s\n%-6s %-16s %9s %9s %7s  ", prog.statements[stmt].name.c_str(),
-              prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted", "util");
+  const bool dram = vo.dram.has_value();
+  std::printf("%s: %s\n%-6s %-16s %9s %9s ", prog.statements[stmt].name.c_str(),
+              prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted");
+  if (dram) std::printf("%8s ", "diff");
+  std::printf("%7s  ", "util");
   if (o.timing) printTimingHeader();
   std::printf("dataflow\n");
   for (const verify::Result& res : results) {
     bool pass = res.pass();
     failed += !pass;
     const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
-    std::printf("%-6s %-16s %9lld %9lld %6.1f%%  ", pass ? "PASS" : "FAIL", res.id.c_str(),
+    std::printf("%-6s %-16s %9lld %9lld ", pass ? "PASS" : "FAIL", res.id.c_str(),
                 t ? static_cast<long long>(t->measured) : 0LL,
-                t ? static_cast<long long>(t->predicted) : 0LL, 100.0 * res.utilization());
+                t ? static_cast<long long>(t->predicted) : 0LL);
+    if (dram) std::printf("%8s ", relativeDifference(res).c_str());
+    std::printf("%6.1f%%  ", 100.0 * res.utilization());
     if (o.timing) printTiming(res, t);
     std::printf("%s on %lldx%lld\n", res.spec.c_str(), static_cast<long long>(res.p),
                 static_cast<long long>(res.q));
+    if (dram && t && t->rowHits >= 0)
+      std::printf("  DRAM rows: %lld hits, %lld misses (%lld closing another row)\n",
+                  static_cast<long long>(t->rowHits), static_cast<long long>(t->rowMisses),
+                  static_cast<long long>(t->rowConflicts));
     printProblems(res);
   }
   if (o.timing) printRuntime(runtimeSeconds);
@@ -198,6 +234,12 @@ Action addVerifyCommand(CLI::App& app) {
                   "(Verilator's usual -Os, inlined) or auto (default: optimised only for long "
                   "simulations)")
       ->type_name("auto|quick|optimised");
+  o->dramFlag =
+      cmd->add_flag("--dram", o->dram,
+                    "Designs with a memory system: the memory with DRAM row timing (banks with "
+                    "an open row each), cycles within 3% of its prediction. "
+                    "--dram=banks=B,row=BYTES,trcd=C,trp=C,cl=C sets any of them (defaults 8, "
+                    "2048, 14, 14, 14)");
   cmd->add_flag("--timing", o->timing,
                 "Also print build seconds, simulated cycles, simulation seconds and cycles/s");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");

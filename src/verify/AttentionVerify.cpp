@@ -91,6 +91,7 @@ std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm
 Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
                        const attn::PipelinePoint& p, const Options& o, double* runtimeSeconds) {
   InterruptScope interruptible; // a signal now unwinds through the cleanups in simulate
+  if (o.dram) throw Error("--dram", "attention pipelines run without an external memory");
   prepareWork(o);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs = o.jobs ? o.jobs : cores;

@@ -1,6 +1,10 @@
 #include "MemoryRun.h"
 
+#include "rubick/arch/DramTiming.h"
 #include "rubick/arch/MemoryTiming.h"
+#include "rubick/verify/Verify.h"
+
+#include <cstdio>
 
 namespace rubick::verify {
 
@@ -22,13 +26,21 @@ std::vector<uint64_t> trialBases(const arch::MemoryPlan& m, uint64_t seed, int64
 }
 
 std::vector<std::string> memoryRunArgs(const arch::MemoryPlan& m, const arch::AxiOptions& o,
-                                       const dse::MemorySystem& mem, uint64_t seed) {
+                                       const dse::MemorySystem& mem,
+                                       const std::optional<arch::Dram>& dram, uint64_t seed) {
   const std::vector<uint64_t> bases = trialBases(m, seed, o.busBytes);
   std::string list;
   for (uint64_t b : bases)
     list += (list.empty() ? "" : ",") + std::to_string(b);
-  const arch::MemoryTiming t = arch::memoryTiming(m, o, mem, bases);
-  return {"--bases", list, "--predicted", std::to_string(t.cycles)};
+  if (!dram) {
+    const arch::MemoryTiming t = arch::memoryTiming(m, o, mem, bases);
+    return {"--bases", list, "--predicted", std::to_string(t.cycles)};
+  }
+  const arch::MemoryTiming t = arch::dramTiming(m, o, mem, *dram, bases);
+  char tolerance[32];
+  std::snprintf(tolerance, sizeof tolerance, "%g", kDramTolerance);
+  return {"--bases",       list,          "--predicted", std::to_string(t.cycles), "--dram",
+          toString(*dram), "--tolerance", tolerance};
 }
 
 } // namespace rubick::verify

@@ -3,9 +3,11 @@
 // the tensors in the harness's memory, and the cycles the hardware must take with them there.
 
 #include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/Dram.h"
 #include "rubick/arch/MemoryPlan.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +21,10 @@ namespace rubick::verify {
 std::vector<uint64_t> trialBases(const arch::MemoryPlan& m, uint64_t seed, int64_t busBytes);
 
 /// The harness arguments of trial `seed`: `--bases B0,B1,... --predicted CYCLES`, the
-/// prediction being arch::memoryTiming's for those bases.
+/// prediction being arch::memoryTiming's for those bases; with `dram`, arch::dramTiming's, and
+/// `--dram SPEC --tolerance kDramTolerance`.
 std::vector<std::string> memoryRunArgs(const arch::MemoryPlan& m, const arch::AxiOptions& o,
-                                       const dse::MemorySystem& mem, uint64_t seed);
+                                       const dse::MemorySystem& mem,
+                                       const std::optional<arch::Dram>& dram, uint64_t seed);
 
 } // namespace rubick::verify

@@ -187,8 +187,8 @@ Runtime::Runtime(const std::string& root, unsigned jobs)
          commandOutput({"g++", "--version"}, scratch);
   for (const std::string& a : verilatorCommand(false, "obj"))
     key_ += a + " ";
-  for (const char* t :
-       {"rubick_harness", "rubick_mem_harness", "rubick_axi_mem", "rubick_sim_values"})
+  for (const char* t : {"rubick_harness", "rubick_mem_harness", "rubick_axi_mem",
+                        "rubick_sim_values", "rubick_sim_design"})
     key_ += "\n" + emit::simTemplates().at(t);
 }
 
@@ -243,7 +243,7 @@ Prebuilt Runtime::build(bool trace) const {
              {"--top-module", "rubick_stub", "stub.v", "harness.cpp", "mem_harness.cpp"});
   run(gen);
   // In the make directory, which is on the compiler's include path (-I.).
-  for (const char* h : {"rubick_axi_mem", "rubick_sim_values"})
+  for (const char* h : {"rubick_axi_mem", "rubick_sim_values", "rubick_sim_design"})
     writeFile(tmp / "obj" / (std::string(h) + ".h"), emit::simTemplates().at(h));
   std::vector<std::string> make = makeCommand("obj", jobs_);
   make.insert(make.end(), {"harness.o", "mem_harness.o"});

@@ -24,9 +24,9 @@ Trial parseRun(const std::string& log, uint64_t seed) {
   while (std::getline(in, line)) {
     if (line.rfind("RESULT ", 0) == 0) {
       t.pass = line.rfind("RESULT PASS", 0) == 0;
-      auto field = [&](const std::string& key) -> std::string {
+      auto field = [&](const std::string& key, const char* absent = "0") -> std::string {
         size_t at = line.find(" " + key + "=");
-        if (at == std::string::npos) return "0";
+        if (at == std::string::npos) return absent;
         at += key.size() + 2;
         return line.substr(at, line.find(' ', at) - at);
       };
@@ -36,6 +36,9 @@ Trial parseRun(const std::string& log, uint64_t seed) {
       t.predicted = std::stoll(field("predicted"));
       t.simCycles = std::stoull(field("sim_cycles"));
       t.simSeconds = std::stod(field("sim_seconds"));
+      t.rowHits = std::stoll(field("row_hits", "-1"));
+      t.rowMisses = std::stoll(field("row_misses", "-1"));
+      t.rowConflicts = std::stoll(field("row_conflicts", "-1"));
     } else if (!line.empty()) {
       t.report += line + "\n";
     }
@@ -130,6 +133,8 @@ void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned build
     if (unchanged) return exe;
     fs::remove(keyFile);
     fs::remove(log);
+    // Make does not see a new runtime (its objects live elsewhere): the old program would stay.
+    fs::remove(exe);
     const auto t0 = std::chrono::steady_clock::now();
     auto run = [&](const std::vector<std::string>& args) {
       std::string why;

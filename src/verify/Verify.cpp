@@ -5,6 +5,7 @@
 #include "Simulate.h"
 
 #include "rubick/arch/Buildable.h"
+#include "rubick/arch/DramTiming.h"
 #include "rubick/arch/MemoryPlan.h"
 #include "rubick/arch/MemoryTiming.h"
 #include "rubick/dataflow/StatementView.h"
@@ -87,8 +88,12 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
           prog, v, pt.dataflow, pt.entries, eo.constraints.elementBits, pt.buffer, name));
       const arch::AxiOptions axi = arch::axiOptions(eo.constraints.memory);
       const dse::MemorySystem mem = eo.constraints.memory;
-      d.runArgs = [plan, axi, mem](uint64_t seed) { return memoryRunArgs(*plan, axi, mem, seed); };
-      d.simulatedCycles = arch::memoryTiming(*plan, axi, mem).cycles;
+      const std::optional<arch::Dram> dram = o.dram;
+      d.runArgs = [plan, axi, mem, dram](uint64_t seed) {
+        return memoryRunArgs(*plan, axi, mem, dram, seed);
+      };
+      d.simulatedCycles = dram ? arch::dramTiming(*plan, axi, mem, *dram).cycles
+                               : arch::memoryTiming(*plan, axi, mem).cycles;
     } else {
       // A trial loads every element through the host port, runs, and reads the output back.
       d.simulatedCycles = pt.metrics.latency;
@@ -115,6 +120,9 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
   // Before anything is written: a statement the hardware cannot build is not a failed design.
   const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
   if (!problem.empty()) throw Unsupported("verify", problem);
+  if (o.dram && !eo.constraints.memory.enabled())
+    throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
+                          "'memory'");
   if (eo.constraints.memory.enabled()) {
     const std::string why = arch::memoryBuildProblem(v, eo.constraints.elementBits);
     if (!why.empty()) throw Unsupported("verify", why);

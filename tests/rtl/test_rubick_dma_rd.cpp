@@ -15,6 +15,7 @@
 //     here; also on the full tiles whose groups per cycle are printed (the README's numbers).
 #include "Vtb_rubick_dma_rd.h"
 #include "axi_test.h"
+#include "dram_replay.h"
 #include "rubick/arch/DmaTiming.h"
 
 #include <algorithm>
@@ -195,7 +196,10 @@ rubick::arch::DmaEngine libEngine(const Engine& e) {
 // The cycle of done after a start at edge 0: rubick_lib's timing of the engine (the header
 // comments' formula and recurrence, with beats `spacing` cycles apart), so that the library's
 // cycle prediction and the RTL are checked against each other.
-long expectedDone(const Engine& e, const Geometry& g, unsigned latency, unsigned spacing = 1) {
+// With `dram`, the memory's DRAM timing (closed banks at the start) through rubick_lib's
+// replay of the row buffers.
+long expectedDone(const Engine& e, const Geometry& g, unsigned latency, unsigned spacing = 1,
+                  const rubick_sim::AxiMemConfig* dram = nullptr) {
   const rubick::arch::DmaEngine d = libEngine(e);
   rubick::arch::BusTiming b;
   b.busBytes = e.bytes();
@@ -203,6 +207,11 @@ long expectedDone(const Engine& e, const Geometry& g, unsigned latency, unsigned
   b.latency = latency;
   b.burstBeats = kMaxBurst;
   b.outstanding = kMaxOutstanding;
+  std::unique_ptr<rtl::DramReplay> replay;
+  if (dram) {
+    replay = std::make_unique<rtl::DramReplay>(*dram);
+    b.memory = replay.get();
+  }
   return long(rubick::arch::dmaReadDone(d, {g.base, g.pitch, g.rv, g.cv}, b));
 }
 
@@ -501,6 +510,40 @@ int main(int argc, char** argv) {
                         std::to_string(gs[i].rv) + " cols " + std::to_string(gs[i].cv) +
                         ", latency " + std::to_string(latency) + ", spacing " +
                         std::to_string(spacing) + ")" +
+                        rtl::mismatch(": cycles from start to done", got, want));
+        ++timed;
+      }
+    }
+
+  // DRAM timing, exact: rows of 256 bytes in 4 banks (bursts that cross a row, conflicts
+  // inside one tile), beats 1 or 2 cycles apart; then a DRAM slow enough (tRCD = tRP = CL = 60)
+  // that the engines' bursts in flight and the row-lane reader's descriptors run out.
+  for (auto [latency, spacing, slow] :
+       {std::tuple<unsigned, unsigned, bool>{6, 1, false}, {20, 2, false}, {6, 1, true}})
+    for (int round = 0; round < 12; ++round) {
+      std::vector<Geometry> gs;
+      std::vector<rubick_sim::AxiMemConfig> cfgs;
+      for (size_t i = 0; i < engines.size(); ++i) {
+        gs.push_back(randomGeometry(engines[i], rng));
+        axi::Phase p{"DRAM timing", latency, spacing, 64, true, 1.0, false};
+        cfgs.push_back(axi::modelConfig(p, engines[i].bytes(), kMemBytes));
+        cfgs.back().rowBytes = 256;
+        if (slow) cfgs.back().tRCD = cfgs.back().tRP = cfgs.back().CL = 60;
+        bench.launch(i, gs.back(), cfgs.back(), 1.0);
+      }
+      bench.runAll(200000, "DRAM timing");
+      for (size_t i = 0; i < engines.size(); ++i) {
+        Bench::Run& r = bench.runs[i];
+        const long got = r.doneCycle - r.startCycle;
+        const long want = expectedDone(engines[i], gs[i], latency, spacing, &cfgs[i]);
+        bench.verify(i, "DRAM timing");
+        if (got != want)
+          rtl::fail(kTest, bench.cycle,
+                    std::string(engines[i].cfg.name) + " (base " + std::to_string(gs[i].base) +
+                        " pitch " + std::to_string(gs[i].pitch) + " rows " +
+                        std::to_string(gs[i].rv) + " cols " + std::to_string(gs[i].cv) +
+                        ", latency " + std::to_string(latency) + ", spacing " +
+                        std::to_string(spacing) + ", DRAM)" +
                         rtl::mismatch(": cycles from start to done", got, want));
         ++timed;
       }

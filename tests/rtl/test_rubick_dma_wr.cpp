@@ -15,6 +15,7 @@
 //  3. Whole tiles, rows aligned and not: the cycles are printed (and checked as in 2).
 #include "Vtb_rubick_dma_wr.h"
 #include "axi_test.h"
+#include "dram_replay.h"
 #include "rubick/arch/DmaTiming.h"
 
 #include <deque>
@@ -113,7 +114,10 @@ std::vector<axi::Cmd> rowCommands(const Cfg& c, const Geometry& g) {
 // rubick_lib's timing of the engine (the header's formula, with beats `spacing` cycles apart and
 // the engine's outstanding limit), so that the library's cycle prediction and the RTL are
 // checked against each other.
-long expectedDone(const Cfg& c, const Geometry& g, unsigned latency, unsigned spacing) {
+// With `dram`, the memory's DRAM timing (closed banks at the start) through rubick_lib's replay
+// of the row buffers.
+long expectedDone(const Cfg& c, const Geometry& g, unsigned latency, unsigned spacing,
+                  const rubick_sim::AxiMemConfig* dram = nullptr) {
   rubick::arch::DmaEngine d;
   d.elemBytes = c.eb();
   d.lanes = c.lanes;
@@ -126,6 +130,11 @@ long expectedDone(const Cfg& c, const Geometry& g, unsigned latency, unsigned sp
   b.latency = latency;
   b.burstBeats = c.maxBurst;
   b.outstanding = c.maxOutstanding;
+  std::unique_ptr<rtl::DramReplay> replay;
+  if (dram) {
+    replay = std::make_unique<rtl::DramReplay>(*dram);
+    b.memory = replay.get();
+  }
   return long(rubick::arch::dmaWriteDone(d, {g.base, g.pitch, g.rv, g.cv}, b, 1));
 }
 
@@ -270,11 +279,13 @@ struct Bench {
     const long doneAt = cycle - s.startCycle;
     if (s.job.timed) {
       const unsigned spacing = c.bb() / s.job.mem.bytesPerCycle;
-      const long want = expectedDone(c, g, s.job.mem.latency, spacing);
+      const long want =
+          expectedDone(c, g, s.job.mem.latency, spacing, s.job.mem.dram ? &s.job.mem : nullptr);
       if (doneAt != want)
         rtl::fail(kTest, cycle,
                   who + "latency " + std::to_string(s.job.mem.latency) + ", spacing " +
-                      std::to_string(spacing) + ": " + rtl::mismatch("done cycle", doneAt, want));
+                      std::to_string(spacing) + (s.job.mem.dram ? ", DRAM" : "") + ": " +
+                      rtl::mismatch("done cycle", doneAt, want));
       ++s.timedTiles;
     }
     if (s.job.label) {
@@ -402,6 +413,20 @@ int main(int argc, char** argv) {
       j.g = randomGeometry(s.cfg, rng);
       const unsigned lat[] = {1, 6, 33}, divisor[] = {1, 1, 2, 4};
       j.mem = memConfig(s.cfg, lat[i % 3], divisor[i % 4], 256, false);
+      j.timed = true;
+      s.jobs.push_back(j);
+    }
+  }
+  bench.run(2000000);
+  // DRAM timing, exact: rows of 256 bytes in 4 banks, so that bursts cross rows and a tile's
+  // rows conflict in a bank.
+  for (Inst& s : insts) {
+    for (int i = 0; i < 30; ++i) {
+      Job j;
+      j.g = randomGeometry(s.cfg, rng);
+      const unsigned lat[] = {1, 6, 33}, divisor[] = {1, 2};
+      j.mem = memConfig(s.cfg, lat[i % 3], divisor[i % 2], 256, true);
+      j.mem.rowBytes = 256;
       j.timed = true;
       s.jobs.push_back(j);
     }

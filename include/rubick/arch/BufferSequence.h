@@ -52,6 +52,20 @@ struct SeqTimeline {
   int64_t done = 0; // the done pulse's cycle, start sampled at edge 0 (busy: 1 .. done-1)
 };
 
+/// What one phase does, before any timing: the core's run of tile `step` (phases 0 .. N-1),
+/// the stores of the tile before one after the other (the write channel) and the loads of the
+/// tile after one after the other (the read channel), events without start and done.
+struct SeqWork {
+  bool core = false;
+  int64_t step = 0; // the phase: -1 .. N
+  uint64_t half = 0, accZero = 0;
+  std::vector<SeqEvent> stores, loads;
+  std::vector<int> after; // per load: the store of its tensor in this phase (a reload), or -1
+};
+
+/// The phases -1 .. N of the sequencer's run with tensor base addresses `bases`.
+std::vector<SeqWork> sequencerWork(const SequencerConfig& c, const std::vector<uint64_t>& bases);
+
 /// Cycles from an event's start pulse to its done pulse (at least 1).
 using SeqDelay = std::function<int64_t(const SeqEvent&)>;
 

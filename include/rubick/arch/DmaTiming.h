@@ -3,7 +3,8 @@
 // reader (rubick_dma_rd with rubick_dma_scatter) and the writer (rubick_dma_gather with
 // rubick_dma_wr), for one tile, against a memory like sim_templates/rubick_axi_mem.h: a beat
 // every `beatSpacing` cycles at most (bytes per cycle below the bus width space the beats out),
-// a fixed latency, no outstanding limit of its own.
+// a fixed latency (or, through a BurstMemory, a latency that depends on the memory's state, such
+// as a DRAM's row buffers), no outstanding limit of its own.
 //
 // The engines' header comments state the timing for a beat every cycle; these functions are
 // the same rules written as recurrences over bursts and beats, so that spaced beats and the
@@ -16,6 +17,24 @@
 
 namespace rubick::arch {
 
+/// When a burst's beats can come, from a memory whose timing depends on its state (a DRAM's
+/// open rows; arch/DramTiming.h): `first` the burst's first beat of a run, `cycle` the cycle
+/// from which that beat and the ones after it can be presented.
+struct BeatsReady {
+  int64_t first = 0, cycle = 0;
+};
+
+/// A memory told every burst at its address handshake, on one channel in order.
+class BurstMemory {
+public:
+  virtual ~BurstMemory() = default;
+  /// The burst of `beats` beats from beat-aligned `addr` has its address handshake in cycle
+  /// `at` (the engine's cycles, its start sampled at edge 0). Returns its runs of beats, the
+  /// first from beat 0, in order; for a write the last run's cycle is the earliest response.
+  virtual const std::vector<BeatsReady>& burst(bool write, int64_t at, uint64_t addr,
+                                               int64_t beats) = 0;
+};
+
 /// What the engines' timing depends on besides the tile.
 struct BusTiming {
   int64_t busBytes = 8;    // bytes per beat
@@ -23,6 +42,7 @@ struct BusTiming {
   int64_t latency = 1;     // AR handshake to the first R beat; AW handshake to the earliest B
   int64_t burstBeats = 16; // the engines' MAX_BURST
   int64_t outstanding = 4; // the engines' MAX_OUTSTANDING
+  BurstMemory* memory = nullptr; // the beats' cycles instead of `latency`; null: fixed latency
 };
 
 /// The engine parameters that matter for timing (a DmaMap's walk and the element size).
@@ -56,6 +76,9 @@ std::vector<DmaCommand> readCommands(const DmaEngine& e, const TileGeometry& g, 
 std::vector<DmaCommand> writeCommands(const DmaEngine& e, const TileGeometry& g, int64_t busBytes);
 /// Beats per burst of rubick_axi_rd/wr's split (MAX_BURST, never across 4 KiB).
 std::vector<int64_t> splitBursts(const std::vector<DmaCommand>& cmds, int64_t busBytes,
+                                 int64_t burstBeats);
+/// The same bursts with their addresses.
+std::vector<DmaCommand> burstsOf(const std::vector<DmaCommand>& cmds, int64_t busBytes,
                                  int64_t burstBeats);
 
 /// rubick_dma_rd: the cycle of done after a start sampled at edge 0, out_ready high.

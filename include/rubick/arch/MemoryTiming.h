@@ -26,6 +26,10 @@ struct MemoryTiming {
   int64_t loads = 0, stores = 0;           // transfers
   int64_t loadCycles = 0, storeCycles = 0; // their start-to-done cycles, summed
   std::vector<uint64_t> bases;             // the tensor base addresses assumed
+  // With DRAM timing (arch/DramTiming.h): the row accesses predicted, and the phases whose two
+  // channels' replay did not settle within its bound (their cycles are then approximate).
+  int64_t rowHits = 0, rowMisses = 0, rowConflicts = 0;
+  int64_t unsettledPhases = 0;
 };
 
 /// Base addresses the prediction assumes by default: the tensors one after the other from

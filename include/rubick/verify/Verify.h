@@ -9,10 +9,12 @@
 // A trial passes when every output element matches and the measured cycles equal the
 // schedule's latency; a failing trial is re-run with a waveform.
 
+#include "rubick/arch/Dram.h"
 #include "rubick/dse/Explore.h"
 #include "rubick/frontend/Program.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,7 +42,15 @@ struct Options {
   unsigned jobs = 0; // designs built and simulated at once; 0: all cores
   /// Called from worker threads as each design finishes.
   std::function<void(size_t done, size_t total)> progress;
+  /// Designs with a memory system: the memory with this DRAM timing, and a trial's cycles
+  /// within kDramTolerance of arch::dramTiming's prediction instead of equal to it. An error
+  /// for designs without a memory system.
+  std::optional<arch::Dram> dram;
 };
+
+/// How far a trial's cycles may be from the prediction with DRAM timing: |measured / predicted
+/// - 1| at most this (docs/memory.md, "DRAM timing").
+inline constexpr double kDramTolerance = 0.03;
 
 struct Trial {
   uint64_t seed = 0;
@@ -51,6 +61,9 @@ struct Trial {
   double simSeconds = 0;
   std::string report; // the harness's mismatch lines, if any
   std::string wave;   // waveform written for this trial, if any
+  // With DRAM timing: the memory's row accesses (hits, misses; conflicts: misses that closed
+  // another row). -1 without.
+  int64_t rowHits = -1, rowMisses = -1, rowConflicts = -1;
 };
 
 struct Result {
