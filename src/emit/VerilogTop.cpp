@@ -486,6 +486,7 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
     }
   }
   if (!usedTauE) unused.add("tau_e");
+  if (overlap) unused.add("tau_prev_e"); // held-only designs decode tau_prev directly
   if (!memory) {
     unused.add("host_waddr");
     unused.add("host_raddr");
