@@ -7,6 +7,7 @@
 #include "rubick/support/Unsupported.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace rubick::attn {
 
@@ -80,11 +81,19 @@ arch::MemoryPlan pipelineMemoryPlan(const tc::Program& prog, const AttentionForm
       t.indexedBy = {char(blocked)};
       t.revisits = {0};
     }
-    // The tile row-major in G banks; the engines move up to G elements a cycle.
-    const int64_t banks = std::max<int64_t>(1, busBytes / (bits / 8));
-    std::string why;
-    const std::optional<arch::DmaMap> d = arch::deriveDmaMap(flatLayout(t.tile, banks), banks, why);
-    if (!d) throw Unsupported("attention", "the buffer of " + x.name + " has no DMA map: " + why);
+    // The tile row-major in G banks, a bus word's elements, so that the engines move up to a
+    // bus word a cycle; fewer when no DMA map of at most kMaxCells cells has them (a row length
+    // prime to a wide bus repeats its bank pattern only after G rows), down to one bank, which
+    // always has one.
+    int64_t banks = std::max<int64_t>(1, busBytes / (bits / 8));
+    std::optional<arch::DmaMap> d;
+    for (;; banks /= 2) {
+      std::string why;
+      d = arch::deriveDmaMap(flatLayout(t.tile, banks), banks, why);
+      if (d) break;
+      if (banks == 1)
+        throw std::logic_error("attention: a one-bank buffer without a DMA map: " + why);
+    }
     t.dma = *d;
     arch::TensorPlan p;
     p.name = x.name;

@@ -106,7 +106,7 @@ TEST(PipelineMemory, BuffersHoldTilesRowMajor) {
   for (const char* text : {kSingle, kTransposed}) {
     tc::Program p = withSizes(text, 5, 12, 3, 7);
     AttentionForm f = recogniseAttention(p, nullptr);
-    for (int64_t bus : {4, 16})
+    for (int64_t bus : {4, 16, 64})
       for (int64_t block : {4, 12}) {
         const arch::MemoryPlan m = pipelineMemoryPlan(p, f, block, memory(bus, 10), "att");
         for (size_t t = 0; t < 4; ++t) {
@@ -128,6 +128,19 @@ TEST(PipelineMemory, BuffersHoldTilesRowMajor) {
         }
       }
   }
+}
+
+TEST(PipelineMemory, FewerBanksWhenTheLayoutHasNoMap) {
+  // Rows of 63 int8 on a 64-byte bus: with 64 banks the bank pattern repeats only after 64 rows,
+  // 64 x 63 cells, more than a DMA map holds; with 32 it repeats after 32 rows of two groups
+  // (32 + 31 columns) that step by one word: 32 x 32 cells.
+  tc::Program p = withSizes(kSingle, 60, 100, 63, 64);
+  AttentionForm f = recogniseAttention(p, nullptr);
+  const arch::MemoryPlan m = pipelineMemoryPlan(p, f, 100, memory(64, 10), "att");
+  EXPECT_EQ(m.core.tensors[1].ports.size(), 32u); // Q, 60 x 63
+  EXPECT_EQ(m.tensors[1].dma.lanes, 32);
+  EXPECT_EQ(m.core.tensors[3].ports.size(), 64u); // V, 100 x 64: one row is one bus word
+  EXPECT_EQ(m.tensors[3].dma.lanes, 64);
 }
 
 TEST(PipelineMemory, StepsAddTheQueryAndNormalisePhases) {

@@ -10,7 +10,8 @@
 //
 // A buffer of G = max(1, bus bytes / element bytes) banks holds a tile in its plain row-major
 // order: element x of the tile (its row-major index) is word x / G of bank x mod G, so the
-// pipeline reads it at x, and the DMA writes (reads) up to G elements a cycle.
+// pipeline reads it at x, and the DMA writes (reads) up to G elements a cycle. (G is halved
+// while no DMA map reproduces that layout: rows whose length is prime to a wide bus.)
 
 #include "rubick/arch/MemoryPlan.h"
 #include "rubick/attn/Pipeline.h"
