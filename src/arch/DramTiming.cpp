@@ -121,7 +121,7 @@ MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::Mem
   r.bases = timing::basesFor(m, given);
   const BusTiming bus = timing::busTiming(o, mem);
   const std::vector<DmaEngine> engines = timing::engines(m);
-  r.coreCycles = m.core.schedule.latency + 1;
+  r.coreCycles = timing::mostCoreCycles(m);
   const PhaseTimer timer(c, engines, bus);
   DramBanks banks(dram);
   SeqTimeline tl;
@@ -162,7 +162,7 @@ MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::Mem
     if (w.core) {
       SeqEvent core;
       core.step = w.step;
-      add(core, p, p + std::max<int64_t>(1, r.coreCycles));
+      add(core, p, p + std::max<int64_t>(1, coreCycles(m, w.step)));
     }
     int64_t next = p;
     for (size_t i = 0; i < w.stores.size(); ++i) {

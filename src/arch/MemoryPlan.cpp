@@ -142,3 +142,12 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
 }
 
 } // namespace rubick::arch
+
+namespace rubick::arch {
+
+int64_t coreCycles(const MemoryPlan& m, int64_t step) {
+  if (m.stepCycles.empty()) return m.core.schedule.latency + 1;
+  return m.stepCycles.at(static_cast<size_t>(step));
+}
+
+} // namespace rubick::arch

@@ -4,6 +4,7 @@
 
 #include "rubick/support/Diagnostic.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -23,6 +24,12 @@ std::vector<uint64_t> defaultBases(const MemoryPlan& m) {
 }
 
 namespace timing {
+
+int64_t mostCoreCycles(const MemoryPlan& m) {
+  int64_t most = m.core.schedule.latency + 1;
+  if (!m.stepCycles.empty()) most = *std::max_element(m.stepCycles.begin(), m.stepCycles.end());
+  return most;
+}
 
 std::vector<uint64_t> basesFor(const MemoryPlan& m, const std::vector<uint64_t>& given) {
   std::vector<uint64_t> b = given.empty() ? defaultBases(m) : given;
@@ -102,12 +109,12 @@ MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::M
   const std::vector<DmaEngine> engines = timing::engines(m);
   // The core runs its full schedule on every tile (edge tiles are padded): busy for `latency`
   // cycles from the edge after core_start, and core_done is the registered fall of busy.
-  r.coreCycles = m.core.schedule.latency + 1;
+  r.coreCycles = timing::mostCoreCycles(m);
   // A transfer's cycles depend on its tile's offset in a 4 KiB page (beats and bursts) and its
   // valid rows and columns; edge tiles aside, most tiles repeat.
   std::map<std::tuple<int, int, uint64_t, int64_t, int64_t>, int64_t> memo;
   auto delay = [&](const SeqEvent& ev) -> int64_t {
-    if (ev.kind == SeqKind::core) return r.coreCycles;
+    if (ev.kind == SeqKind::core) return coreCycles(m, ev.step);
     const auto key =
         std::make_tuple(static_cast<int>(ev.kind), ev.tensor, ev.addr % 4096, ev.rows, ev.cols);
     auto it = memo.find(key);

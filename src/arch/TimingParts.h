@@ -18,6 +18,9 @@ std::vector<uint64_t> basesFor(const MemoryPlan& m, const std::vector<uint64_t>&
 /// latency (fixed; bus.memory null).
 BusTiming busTiming(const AxiOptions& o, const dse::MemorySystem& mem);
 
+/// The core's longest run over the buffer tiles (MemoryTiming::coreCycles).
+int64_t mostCoreCycles(const MemoryPlan& m);
+
 /// Per tensor, its DMA engine.
 std::vector<DmaEngine> engines(const MemoryPlan& m);
 

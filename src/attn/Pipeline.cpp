@@ -5,7 +5,6 @@
 #include "PipelineCost.h"
 
 #include "rubick/support/Diagnostic.h"
-#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <map>
@@ -76,15 +75,13 @@ PipelineTiming pipelineTiming(const AttentionForm& f, const PipelineCounts& c, i
 
 PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& form,
                                const PipelineOptions& o) {
-  if (o.explore.constraints.memory.enabled())
-    throw Unsupported("attention", "attention pipelines with an external memory are not "
-                                   "modelled yet: drop --mem-bandwidth or the target's 'memory'");
   PipelineResult r;
   r.form = form;
   const PipelineContext c = makeContext(prog, form, o);
   const std::vector<int64_t> lanes = laneCandidates(o);
   for (int64_t bk : blockCandidates(form, o)) {
     const auto [base1, base2] = baseStages(c, bk);
+    const std::optional<arch::MemoryPlan> plan = blockMemoryPlan(c, bk);
     auto best = [&](const GemmStage& g) {
       dse::ExploreOptions x = c.gemm;
       x.constraints.elementBits = g.elementBits;
@@ -101,7 +98,7 @@ PipelineResult explorePipeline(const tc::Program& prog, const AttentionForm& for
         const PassItems items = passItems(form, g1.stage, g2.stage, g1.maps, g2.maps);
         for (int64_t w : lanes) {
           ++r.combinations;
-          PipelinePoint pt = costPipeline(c, bk, w, g1, g2, items);
+          PipelinePoint pt = costPipeline(c, bk, w, g1, g2, items, plan);
           if (std::string why = widthProblem(prog, form, pt); !why.empty()) {
             if (!r.tooWide++) r.tooWideWhy = why;
             continue;

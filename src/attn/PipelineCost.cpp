@@ -2,9 +2,12 @@
 
 #include "PipelineCost.h"
 
+#include "rubick/arch/AxiOptions.h"
 #include "rubick/arch/Plan.h"
+#include "rubick/attn/PipelineMemory.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 
@@ -37,6 +40,11 @@ std::string pipelineId(const tc::Program& prog, const AttentionForm& f, const Pi
   }
   for (int64_t x : {f.heads, f.l, f.s, f.d, f.dv})
     text += "|" + std::to_string(x);
+  // Another top around the same pipeline: the memory system's (pipelines without one keep the
+  // IDs they had before there was one).
+  if (p.memory.enabled())
+    text += "|mem " + std::to_string(p.memory.bytesPerCycle) + " " +
+            std::to_string(p.memory.latency) + " " + std::to_string(p.memory.burstBytes);
   text += "|" + p.g1.design.id + "|" + p.g2.design.id + "|" + std::to_string(p.blockKeys) + "|" +
           std::to_string(p.heads) + "|W" + std::to_string(p.lanes);
   return dse::hashId(text);
@@ -85,6 +93,13 @@ PipelineContext makeContext(const tc::Program& prog, const AttentionForm& f,
   c.budget = c.gemm.constraints.bufferBytes;
   c.gemm.constraints.bufferBytes = 0; // applies to the whole pipeline
   c.gemm.progress = nullptr;
+  // With a memory the arrays still hold a whole key block in their banks (the pipeline's
+  // buffers meet the memory, not the arrays).
+  c.memory = c.gemm.constraints.memory;
+  c.gemm.constraints.memory = {};
+  if (c.memory.enabled())
+    if (std::string why = pipelineMemoryProblem(prog, f); !why.empty())
+      throw Unsupported("attention", why);
   // Everything outside the two arrays, as src/emit/AttentionTop.cpp and VectorUnit.cpp build
   // it: the query, key/value and output stores (all heads), the row state (m, alpha, l) and
   // U_acc.
@@ -92,10 +107,11 @@ PipelineContext makeContext(const tc::Program& prog, const AttentionForm& f,
   const tc::Tensor& kt = prog.tensors[f.k];
   const tc::Tensor& vt = prog.tensors[f.v];
   const tc::Tensor& ot = prog.tensors[f.o];
-  c.storeBytes =
-      f.heads *
-      (f.l * f.d * bytesOf(tc::bitWidth(qt.type)) + f.s * f.d * bytesOf(tc::bitWidth(kt.type)) +
-       f.s * f.dv * bytesOf(tc::bitWidth(vt.type)) + f.l * f.dv * bytesOf(tc::bitWidth(ot.type)));
+  c.storeBytes = c.memory.enabled() ? 0
+                                    : f.heads * (f.l * f.d * bytesOf(tc::bitWidth(qt.type)) +
+                                                 f.s * f.d * bytesOf(tc::bitWidth(kt.type)) +
+                                                 f.s * f.dv * bytesOf(tc::bitWidth(vt.type)) +
+                                                 f.l * f.dv * bytesOf(tc::bitWidth(ot.type)));
   c.stateBytes = f.l * (4 + 2 + bytesOf(sumBits(f))) + f.l * f.dv * 4;
   // U_acc's width (src/emit/AttentionPackage.cpp), for the lanes' rescale multipliers.
   c.accBits = std::max<int64_t>(32, tc::bitWidth(vt.type) + 15 + arch::bitsFor(f.s) + 1);
@@ -175,8 +191,14 @@ StageWithMaps withDesign(const GemmStage& base, const dse::DesignPoint& d) {
   return s;
 }
 
+std::optional<arch::MemoryPlan> blockMemoryPlan(const PipelineContext& c, int64_t bk) {
+  if (!c.memory.enabled()) return std::nullopt;
+  return pipelineMemoryPlan(c.prog, c.form, bk, c.memory, "attention");
+}
+
 PipelinePoint costPipeline(const PipelineContext& c, int64_t bk, int64_t w, const StageWithMaps& g1,
-                           const StageWithMaps& g2, const PassItems& items) {
+                           const StageWithMaps& g2, const PassItems& items,
+                           const std::optional<arch::MemoryPlan>& plan) {
   const AttentionForm& f = c.form;
   const dse::DesignPoint& d1 = g1.stage.design;
   const dse::DesignPoint& d2 = g2.stage.design;
@@ -203,12 +225,23 @@ PipelinePoint costPipeline(const PipelineContext& c, int64_t bk, int64_t w, cons
   pt.timing = pipelineTiming(f, pt.counts, bk, d1.metrics.latency, d2.metrics.latency);
   pt.latency = f.heads * pt.timing.perHead();
   pt.scoreBytes = d1.metrics.tensors.front().bufferBytes;
-  pt.bufferBytes = d1.metrics.bufferBytes + d2.metrics.bufferBytes + c.storeBytes + c.stateBytes;
+  int64_t storeBytes = c.storeBytes;
+  if (plan) {
+    // The run as the memory system's sequencer makes it: the key blocks are its buffer tiles.
+    pt.memory = c.memory;
+    pt.transfers.computeCycles = pt.latency;
+    pt.transfers.bufferBytes = memoryBufferBytes(*plan);
+    pt.transfers.timing =
+        arch::memoryTiming(withSteps(*plan, pt.timing), arch::axiOptions(c.memory), c.memory);
+    pt.latency = pt.transfers.timing.cycles;
+    storeBytes = pt.transfers.bufferBytes;
+  }
+  pt.bufferBytes = d1.metrics.bufferBytes + d2.metrics.bufferBytes + storeBytes + c.stateBytes;
   pt.crossbarWires = crossbarBits(d1.metrics, w) + crossbarBits(d2.metrics, w);
   pt.wires = d1.metrics.wires + d2.metrics.wires + pt.crossbarWires;
   const dse::CostTable& costs = c.gemm.costs;
   pt.area = d1.metrics.area + d2.metrics.area + costs.wireAreaPerBit * double(pt.crossbarWires) +
-            costs.sramAreaPerBit * double(8 * (c.storeBytes + c.stateBytes)) +
+            costs.sramAreaPerBit * double(8 * (storeBytes + c.stateBytes)) +
             double(w) * laneArea(costs, g1.stage.elementBits.at(0), c.accBits, sumBits(f)) +
             double(pt.counts.normaliseLanes) * normaliseLaneArea(costs, c.accBits);
   pt.macs = f.heads * (f.l * f.s * f.d + f.l * f.s * f.dv);

@@ -4,9 +4,11 @@
 // which costs one. Private to src/attn.
 
 #include "rubick/arch/HostMap.h"
+#include "rubick/arch/MemoryPlan.h"
 #include "rubick/attn/LaneSchedule.h"
 #include "rubick/attn/Pipeline.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -18,11 +20,12 @@ struct PipelineContext {
   const tc::Program& prog;
   const AttentionForm& form;
   const PipelineOptions& options;
-  dse::ExploreOptions gemm; // for each GEMM's search: no budget, no progress
-  int64_t budget = 0;       // the whole pipeline's buffer budget in bytes; 0: none
-  int64_t storeBytes = 0;   // query, key/value and output stores (all heads)
-  int64_t stateBytes = 0;   // the row state and U_acc
-  int64_t accBits = 0;      // U_acc's width
+  dse::ExploreOptions gemm;   // for each GEMM's search: no budget, no memory, no progress
+  int64_t budget = 0;         // the whole pipeline's buffer budget in bytes; 0: none
+  dse::MemorySystem memory{}; // enabled: the tensors live in external memory
+  int64_t storeBytes = 0;     // query, key/value and output stores (all heads; none with a memory)
+  int64_t stateBytes = 0;     // the row state and U_acc
+  int64_t accBits = 0;        // U_acc's width
 };
 
 /// Bits of the running sum: at most S values below 2^15.
@@ -52,11 +55,15 @@ struct StageWithMaps {
 };
 StageWithMaps withDesign(const GemmStage& base, const dse::DesignPoint& d);
 
+/// With a memory, the memory plan of blocks of `blockKeys` keys (pipelineMemoryPlan), shared by
+/// the pipelines of that block size; nullopt without one.
+std::optional<arch::MemoryPlan> blockMemoryPlan(const PipelineContext& c, int64_t blockKeys);
+
 /// The pipeline of these stages with `lanes` vector lanes, costed, with its ID; not yet checked
 /// against widthProblem or the budget. `items` are passItems of the two stages (shared by
-/// every lane count).
+/// every lane count); `plan` is blockMemoryPlan's for this block size.
 PipelinePoint costPipeline(const PipelineContext& c, int64_t blockKeys, int64_t lanes,
-                           const StageWithMaps& g1, const StageWithMaps& g2,
-                           const PassItems& items);
+                           const StageWithMaps& g1, const StageWithMaps& g2, const PassItems& items,
+                           const std::optional<arch::MemoryPlan>& plan);
 
 } // namespace rubick::attn::detail

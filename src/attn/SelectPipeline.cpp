@@ -5,7 +5,6 @@
 #include "PipelineCost.h"
 
 #include "rubick/support/Diagnostic.h"
-#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <map>
@@ -82,9 +81,6 @@ std::string pipelineSpec(const PipelinePoint& p) {
 PipelinePoint findPipeline(const tc::Program& prog, const AttentionForm& form,
                            const PipelineOptions& o, const PipelineSpec& spec) {
   const std::string origin = "--pipeline";
-  if (o.explore.constraints.memory.enabled())
-    throw Unsupported("attention", "attention pipelines with an external memory are not "
-                                   "modelled yet: drop --mem-bandwidth or the target's 'memory'");
   const PipelineContext c = makeContext(prog, form, o);
   // The search flags bound the choices as they bound explore's, so that a spec is accepted
   // with the flags explore printed it under.
@@ -112,7 +108,8 @@ PipelinePoint findPipeline(const tc::Program& prog, const AttentionForm& form,
   const StageWithMaps g1 = stage(base1, spec.gemm1, "GEMM 1");
   const StageWithMaps g2 = stage(base2, spec.gemm2, "GEMM 2");
   const PassItems items = passItems(form, g1.stage, g2.stage, g1.maps, g2.maps);
-  PipelinePoint pt = costPipeline(c, spec.blockKeys, spec.lanes, g1, g2, items);
+  PipelinePoint pt = costPipeline(c, spec.blockKeys, spec.lanes, g1, g2, items,
+                                  blockMemoryPlan(c, spec.blockKeys));
   if (std::string why = widthProblem(prog, form, pt); !why.empty())
     throw Error(origin, "the vector unit cannot take this pipeline: " + why);
   if (c.budget && pt.bufferBytes > c.budget)

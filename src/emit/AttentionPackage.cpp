@@ -4,11 +4,16 @@
 
 #include "rubick/emit/Attention.h"
 
+#include "AttentionMemoryPackage.h"
 #include "AttentionTop.h"
 #include "ReadmeText.h"
 
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/MemoryTiming.h"
 #include "rubick/arch/Plan.h"
+#include "rubick/attn/PipelineMemory.h"
 #include "rubick/attn/SelectPipeline.h"
+#include "rubick/emit/MemoryTop.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
 #include "rubick/support/Diagnostic.h"
@@ -16,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -39,9 +45,12 @@ arch::Plan planOf(const attn::GemmStage& g, const std::string& name) {
   return arch::makePlan(g.prog, g.view, g.design.dataflow, g.design.entries, g.elementBits, name);
 }
 
+// With a memory (`m` and `tm` given) the interface, protocol and timing are the memory
+// system's.
 std::string readme(const tc::Program& prog, const attn::AttentionForm& f,
                    const attn::PipelinePoint& pt, const std::string& top,
-                   const std::vector<std::string>& files) {
+                   const std::vector<std::string>& files, const arch::MemoryPlan* m,
+                   const arch::MemoryTiming* tm) {
   const attn::PipelineTiming& t = pt.timing;
   std::ostringstream os;
   os << "# " << top << "\n\n"
@@ -54,36 +63,44 @@ std::string readme(const tc::Program& prog, const attn::AttentionForm& f,
      << "- GEMM 1 (scores): design " << pt.g1.design.id << " on " << pt.g1.design.dataflow.p << "x"
      << pt.g1.design.dataflow.q << ", `gemm1/`\n"
      << "- GEMM 2 (values): design " << pt.g2.design.id << " on " << pt.g2.design.dataflow.p << "x"
-     << pt.g2.design.dataflow.q << ", `gemm2/`\n"
-     << "- **done " << pt.latency << " cycles after the clock edge that samples `start`**\n\n"
-     << "## Interface\n\n"
-     << detail::readmeControlRows()
-     << "| `host_we`, `host_wtensor`, `host_wbank`, `host_waddr`, `host_wdata` | in | write one "
-        "element while `busy` is low: tensor 1 = Q, 2 = K, 3 = V, bank 0, address = the "
-        "element's row-major position in the declared tensor |\n"
-     << "| `host_re`, `host_rtensor`, `host_rbank`, `host_raddr` | in | read one element of O "
-        "(tensor 0, bank 0) while `busy` is low |\n"
-     << "| `host_rdata` | out | the element read, the cycle after `host_re`, zero-extended |\n\n"
-     << "## Protocol\n\n"
-     << "1. While `busy` is low, write every element of Q, K and V (the `tensors` of "
-        "`design.json` list each element's `[bank, address]`).\n"
-     << "2. Pulse `start` for one cycle. `done` rises " << pt.latency
-     << " cycles after the edge that sampled `start`.\n"
-     << "3. Read every element of O.\n\n"
-     << "## Timing\n\n"
-     << "| phase | cycles | runs |\n|---|---:|---|\n"
-     << "| query (Q into GEMM 1) | " << t.query << " | per head |\n"
-     << "| copy (K, V of a block into the arrays) | " << t.copy << " | per block |\n"
-     << "| GEMM 1 | " << t.gemm1 << " | per block |\n"
-     << "| row max | " << t.rowMax << " | per block |\n"
-     << "| exp and row sum | " << t.exp << " | per block |\n"
-     << "| GEMM 2 | " << t.gemm2 << " | per block |\n"
-     << "| accumulate | " << t.accumulate << " | per block |\n"
-     << "| normalise | " << t.normalise << " | per head |\n\n"
-     << "Latency = heads x (query + blocks x (copy + GEMM 1 + row max + exp + GEMM 2 + "
-        "accumulate) + normalise) = "
-     << f.heads << " x " << t.perHead() << " = " << pt.latency << ".\n\n"
-     << "## Files\n\n"
+     << pt.g2.design.dataflow.q << ", `gemm2/`\n";
+  if (m) {
+    os << "- tensors in external memory: the design's DMA engines read Q, K and V and write O "
+          "over an AXI4 master ("
+       << pt.memory.bytesPerCycle << " bytes per cycle, latency " << pt.memory.latency << ")\n"
+       << "- **CYCLES = " << pt.latency << " from start to done**\n\n"
+       << memoryReadme(pt, *m, *tm);
+  } else {
+    os << "- **done " << pt.latency << " cycles after the clock edge that samples `start`**\n\n"
+       << "## Interface\n\n"
+       << detail::readmeControlRows()
+       << "| `host_we`, `host_wtensor`, `host_wbank`, `host_waddr`, `host_wdata` | in | write one "
+          "element while `busy` is low: tensor 1 = Q, 2 = K, 3 = V, bank 0, address = the "
+          "element's row-major position in the declared tensor |\n"
+       << "| `host_re`, `host_rtensor`, `host_rbank`, `host_raddr` | in | read one element of O "
+          "(tensor 0, bank 0) while `busy` is low |\n"
+       << "| `host_rdata` | out | the element read, the cycle after `host_re`, zero-extended |\n\n"
+       << "## Protocol\n\n"
+       << "1. While `busy` is low, write every element of Q, K and V (the `tensors` of "
+          "`design.json` list each element's `[bank, address]`).\n"
+       << "2. Pulse `start` for one cycle. `done` rises " << pt.latency
+       << " cycles after the edge that sampled `start`.\n"
+       << "3. Read every element of O.\n\n"
+       << "## Timing\n\n"
+       << "| phase | cycles | runs |\n|---|---:|---|\n"
+       << "| query (Q into GEMM 1) | " << t.query << " | per head |\n"
+       << "| copy (K, V of a block into the arrays) | " << t.copy << " | per block |\n"
+       << "| GEMM 1 | " << t.gemm1 << " | per block |\n"
+       << "| row max | " << t.rowMax << " | per block |\n"
+       << "| exp and row sum | " << t.exp << " | per block |\n"
+       << "| GEMM 2 | " << t.gemm2 << " | per block |\n"
+       << "| accumulate | " << t.accumulate << " | per block |\n"
+       << "| normalise | " << t.normalise << " | per head |\n\n"
+       << "Latency = heads x (query + blocks x (copy + GEMM 1 + row max + exp + GEMM 2 + "
+          "accumulate) + normalise) = "
+       << f.heads << " x " << t.perHead() << " = " << pt.latency << ".\n\n";
+  }
+  os << "## Files\n\n"
      << "`gemm1/` and `gemm2/` describe each array as a single design (its `README.md` and "
         "`design.json`); their Verilog is in `rtl/` with the rest.\n\n";
   for (const std::string& file : files)
@@ -95,9 +112,11 @@ std::string readme(const tc::Program& prog, const attn::AttentionForm& f,
   return os.str();
 }
 
-// Pipeline design.json: sizes, both arrays, the schedule, and the host map of O, Q, K, V.
+// Pipeline design.json: sizes, both arrays, the schedule, and the host map of O, Q, K, V (with a
+// memory: the memory system's fields and the tensors' layout in memory).
 std::string designJson(const tc::Program& prog, const attn::AttentionForm& f,
-                       const attn::PipelinePoint& pt, const std::string& name) {
+                       const attn::PipelinePoint& pt, const std::string& name,
+                       const arch::MemoryPlan* m, const arch::MemoryTiming* tm) {
   Json j;
   j["generator"] = std::string("rubick ") + RUBICK_VERSION;
   j["id"] = pt.id;
@@ -138,6 +157,10 @@ std::string designJson(const tc::Program& prog, const attn::AttentionForm& f,
                      {"gemm2", t.gemm2},
                      {"accumulate", t.accumulate},
                      {"normalise", t.normalise}}}};
+  if (m) {
+    addMemoryJson(j, prog, pt, *m, *tm);
+    return j.dump(2) + "\n";
+  }
   Json tensors = Json::array();
   std::vector<std::string> elementText;
   int select = 0;
@@ -175,7 +198,8 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
                                    const attn::PipelinePoint& pt, const std::string& name) {
   const std::string n1 = name + "_g1", n2 = name + "_g2";
   const arch::Plan plan1 = planOf(pt.g1, n1), plan2 = planOf(pt.g2, n2);
-  const AttentionTables tables = attentionTables(prog, f, pt, plan1, plan2);
+  const bool memory = pt.memory.enabled();
+  const AttentionTables tables = attentionTables(prog, f, pt, plan1, plan2, memory);
 
   VectorParams vp;
   vp.name = name;
@@ -226,6 +250,23 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
   tp.g2Result = selectOf(pt.g2, f.u);
   tp.timing = pt.timing;
   tp.vec = vp;
+  // With a memory the pipeline is the core of the memory system's top; its buffers are the
+  // tensors the DMA engines reach.
+  std::optional<arch::MemoryPlan> mplan;
+  std::optional<arch::MemoryTiming> mtiming;
+  if (memory) {
+    mplan = attn::withSteps(attn::pipelineMemoryPlan(prog, f, pt.blockKeys, pt.memory, name),
+                            pt.timing);
+    mtiming = arch::memoryTiming(*mplan, arch::axiOptions(pt.memory), pt.memory);
+    if (mtiming->cycles != pt.latency)
+      throw std::logic_error("attention: the explorer's cycles differ from the memory timing");
+    tp.memory = true;
+    BufferPort* ports[] = {&tp.oBuf, &tp.qBuf, &tp.kBuf, &tp.vBuf};
+    for (size_t i = 0; i < 4; ++i) {
+      const arch::TensorPlan& b = mplan->core.tensors[i];
+      *ports[i] = {b.id, int64_t(b.ports.size()), b.addressBits, b.elementBits};
+    }
+  }
 
   // The arrays as single designs; their templates are shared.
   dse::ExploreOptions eo1, eo2;
@@ -241,6 +282,9 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
         if (file.path == "rtl/" + n + "_top.v") file.content = topModule(*plan, pt.lanes);
   std::set<std::string> templates = {"rtl/rubick_exp.v", "rtl/rubick_recip.v",
                                      "rtl/rubick_scale.v"};
+  if (mplan)
+    for (const std::string& t : memoryTemplatesUsed(*mplan))
+      templates.insert("rtl/" + t + ".v");
   std::vector<File> files;
   std::vector<std::string> generated;
   for (const std::vector<File>* g : {&f1, &f2})
@@ -261,10 +305,17 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
       if (file.path.rfind("rtl/", 0) == 0 && file.path.rfind("rtl/rubick_", 0) != 0)
         files.push_back(file);
   files.push_back({"rtl/" + name + "_vector.v", vectorModule(vp)});
-  files.push_back({"rtl/" + name + "_top.v", attentionTop(tp, tables)});
   std::vector<std::string> listed(templates.begin(), templates.end());
   listed.insert(listed.end(), generated.begin(), generated.end());
   listed.push_back("rtl/" + name + "_vector.v");
+  if (mplan) {
+    files.push_back({"rtl/" + name + "_core.v", attentionTop(tp, tables)});
+    files.push_back(
+        {"rtl/" + name + "_top.v", memoryTopModule(*mplan, arch::axiOptions(pt.memory))});
+    listed.push_back("rtl/" + name + "_core.v");
+  } else {
+    files.push_back({"rtl/" + name + "_top.v", attentionTop(tp, tables)});
+  }
   listed.push_back("rtl/" + name + "_top.v");
   std::string filelist;
   for (const std::string& l : listed)
@@ -274,12 +325,14 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
     for (const File& file : *g)
       if (file.path == "design.json" || file.path == "README.md")
         files.push_back({std::string(dir) + "/" + file.path, file.content});
-  files.push_back({"design.json", designJson(prog, f, pt, name)});
+  const arch::MemoryPlan* m = mplan ? &*mplan : nullptr;
+  const arch::MemoryTiming* tm = mtiming ? &*mtiming : nullptr;
+  files.push_back({"design.json", designJson(prog, f, pt, name, m, tm)});
   std::vector<std::string> all = listed;
   for (const char* extra : {"filelist.f", "design.json", "gemm1/design.json", "gemm1/README.md",
                             "gemm2/design.json", "gemm2/README.md"})
     all.push_back(extra);
-  files.push_back({"README.md", readme(prog, f, pt, name + "_top", all)});
+  files.push_back({"README.md", readme(prog, f, pt, name + "_top", all, m, tm)});
   return files;
 }
 

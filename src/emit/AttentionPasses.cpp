@@ -9,6 +9,18 @@
 namespace rubick::emit::detail {
 
 void TopWriter::copyPasses() {
+  // The element lane x of a pass reads: from the store of the whole tensor at the head's and
+  // block's offset, or with a memory from the buffer that holds the tile (offsets in the tile).
+  auto read = [&](const std::string& pass, const std::string& x) -> std::string {
+    const std::string off = pass + "_off" + x;
+    if (!p.memory)
+      return pass == "q"   ? "qmem[qhb + " + off + "]"
+             : pass == "k" ? "kmem[khb + kofs + " + off + "]"
+                           : "vmem[vhb + vofs + " + off + "]";
+    const Rom& rom = pass == "q" ? t.query : pass == "k" ? t.key : t.value;
+    const BufferPort& b = pass == "q" ? p.qBuf : pass == "k" ? p.kBuf : p.vBuf;
+    return bufferWord(b, off, fieldBits(rom, "off0"));
+  };
   // Query and copy passes.
   os << "  // Query and copy: store reads, then the GEMM bank writes (masked keys as 0); " << W
      << " lane(s).\n";
@@ -30,17 +42,17 @@ void TopWriter::copyPasses() {
        << "    q_go1_" << x << " <= q_go && q_v" << x << ";\n"
        << "    q_bank1_" << x << " <= q_bank" << x << ";\n"
        << "    q_addr1_" << x << " <= q_addr" << x << ";\n"
-       << "    if (q_go) q_data1_" << x << " <= qmem[qhb + q_off" << x << "];\n"
+       << "    if (q_go) q_data1_" << x << " <= " << read("q", x) << ";\n"
        << "    k_go1_" << x << " <= k_go && k_v" << x << ";\n"
        << "    k_bank1_" << x << " <= k_bank" << x << ";\n"
        << "    k_addr1_" << x << " <= k_addr" << x << ";\n"
        << "    k_keep1_" << x << " <= " << keep("k_key" + x) << ";\n"
-       << "    if (k_go) k_data1_" << x << " <= kmem[khb + kofs + k_off" << x << "];\n"
+       << "    if (k_go) k_data1_" << x << " <= " << read("k", x) << ";\n"
        << "    v_go1_" << x << " <= v_go && v_v" << x << ";\n"
        << "    v_bank1_" << x << " <= v_bank" << x << ";\n"
        << "    v_addr1_" << x << " <= v_addr" << x << ";\n"
        << "    v_keep1_" << x << " <= " << keep("v_key" + x) << ";\n"
-       << "    if (v_go) v_data1_" << x << " <= vmem[vhb + vofs + v_off" << x << "];\n"
+       << "    if (v_go) v_data1_" << x << " <= " << read("v", x) << ";\n"
        << "  end\n";
   }
   os << "\n";
@@ -145,7 +157,14 @@ void TopWriter::normalisePass() {
      << "    end\n"
      << "  end\n";
   // Per lane: its row (0 past the last row) and element (0 when not valid), so that the vector
-  // unit's memories are never read out of range.
+  // unit's memories are never read out of range. O goes to the store at the head's offset, or
+  // with a memory to the half of O's buffer the pipeline owns.
+  const int64_t oab = p.memory ? bufferIndexBits(p.oBuf) : oa;
+  const std::string oMem = p.memory ? p.oBuf.id + "_buf" : "omem";
+  auto oIndex = [&](const std::string& k) {
+    return p.memory ? "{" + p.oBuf.id + "_half, " + zext(k, eb, oab - 1) + "}"
+                    : "ohb + " + zext(k, eb, oa);
+  };
   std::string oWrites;
   for (int64_t n = 0; n < N; ++n) {
     const std::string x = std::to_string(n);
@@ -156,10 +175,9 @@ void TopWriter::normalisePass() {
        << "  wire n_v" << x << " = n_valid && (n_k" << x << " < " << ulit(p.l * p.dv, nkw) << ");\n"
        << "  wire " << range(eb) << " n_kv" << x << " = n_v" << x << " ? n_k" << x << "[" << eb - 1
        << ":0] : " << ulit(0, eb) << ";\n"
-       << "  reg " << range(oa) << " o_addr1_" << x << ";\n"
-       << "  always @(posedge clk) o_addr1_" << x << " <= ohb + " << zext("n_kv" + x, eb, oa)
-       << ";\n";
-    oWrites += "    if (o_valid[" + x + "]) omem[o_addr1_" + x +
+       << "  reg " << range(oab) << " o_addr1_" << x << ";\n"
+       << "  always @(posedge clk) o_addr1_" << x << " <= " << oIndex("n_kv" + x) << ";\n";
+    oWrites += "    if (o_valid[" + x + "]) " + oMem + "[o_addr1_" + x +
                "] <= " + slice("o_value", n, p.oBits, p.oBits) + ";\n";
     unused.push_back("n_row" + x);
     unused.push_back("n_k" + x);

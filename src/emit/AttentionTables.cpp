@@ -109,6 +109,12 @@ HostPort hostPort(const arch::Plan& plan) {
   return h;
 }
 
+int64_t fieldBits(const Rom& rom, const std::string& name) {
+  for (const auto& [n, bits] : rom.fields)
+    if (n == name) return bits;
+  throw std::logic_error("attention: a ROM without the field " + name);
+}
+
 int selectOf(const attn::GemmStage& g, int tensor) {
   for (size_t a = 0; a < g.view.accesses.size(); ++a)
     if (g.view.accesses[a].tensor == tensor) return int(a);
@@ -117,7 +123,7 @@ int selectOf(const attn::GemmStage& g, int tensor) {
 
 AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionForm& f,
                                 const attn::PipelinePoint& p, const arch::Plan& plan1,
-                                const arch::Plan& plan2) {
+                                const arch::Plan& plan2, bool tileOffsets) {
   const attn::GemmStage& g1 = p.g1;
   const attn::GemmStage& g2 = p.g2;
   const auto maps1 = arch::hostMap(g1.prog, g1.view, g1.design.dataflow, plan1);
@@ -131,7 +137,7 @@ AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionFo
   // Inputs copied from a store: one row per place.
   auto copyRom = [&](Rom& rom, const std::string& name, const arch::TensorMap& m, int tensor,
                      int keyDim, const HostPort& h) {
-    const std::vector<int64_t>& full = prog.tensors[tensor].shape;
+    const std::vector<int64_t>& full = tileOffsets ? m.shape : prog.tensors[tensor].shape;
     rom.name = name;
     rom.fields = {{"off", arch::bitsFor(product(full))}};
     if (keyDim >= 0) rom.fields.push_back({"key", jBits});

@@ -18,6 +18,9 @@ struct Rom {
   std::vector<std::vector<int64_t>> rows;
 };
 
+/// The width of field `name` of `rom`; throws std::logic_error when it has none.
+int64_t fieldBits(const Rom& rom, const std::string& name);
+
 /// A GEMM array's host port: widths and the select number of each tensor.
 struct HostPort {
   int64_t tensorBits = 1, bankBits = 1, addressBits = 1, dataBits = 1;
@@ -42,8 +45,11 @@ struct AttentionTables {
   int64_t keyStep = 0, valueStep = 0; // store offset of one key block in K and V
 };
 
+/// The tables of pipeline `p`. Store offsets are in the whole tensor (all heads) or, with
+/// `tileOffsets` (a memory: the buffers hold one tile), in the GEMM's own tensor: Q, or K and
+/// V of one key block.
 AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionForm& f,
                                 const attn::PipelinePoint& p, const arch::Plan& plan1,
-                                const arch::Plan& plan2);
+                                const arch::Plan& plan2, bool tileOffsets = false);
 
 } // namespace rubick::emit::detail

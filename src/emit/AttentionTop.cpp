@@ -70,8 +70,9 @@ TopWriter::TopWriter(const TopParams& p, const AttentionTables& t, std::ostream&
   nrw = arch::bitsFor(p.l + 3 * N + 1);
   nlw = arch::bitsFor(p.dv + 1);
   nkw = arch::bitsFor((p.l + 2 * N) * p.dv + 1);
-  unused = {"host_wbank", "host_rbank", "host_raddr", "host_wdata",
-            "g1_busy",    "g1_done",    "g2_busy",    "g2_done"};
+  unused = {"g1_busy", "g1_done", "g2_busy", "g2_done"};
+  if (!p.memory)
+    unused.insert(unused.end(), {"host_wbank", "host_rbank", "host_raddr", "host_wdata"});
 }
 
 std::string TopWriter::slice(const std::string& v, int64_t l, int64_t per, int64_t w) {
@@ -135,9 +136,15 @@ void TopWriter::finish() {
 std::string attentionTop(const TopParams& p, const AttentionTables& t) {
   std::ostringstream os;
   TopWriter w(p, t, os);
-  w.moduleHeader();
-  w.sequencer();
-  w.stores();
+  if (p.memory) {
+    w.coreHeader();
+    w.coreSequencer();
+    w.buffers();
+  } else {
+    w.moduleHeader();
+    w.sequencer();
+    w.stores();
+  }
   w.roms();
   w.copyPasses();
   w.scorePasses();

@@ -18,6 +18,9 @@ namespace rubick::emit::detail {
 /// `v` (w bits) zero-extended to `to` bits.
 std::string zext(const std::string& v, int64_t w, int64_t to);
 
+/// Bits of an index into the whole of buffer `b`: its half, word and bank.
+int64_t bufferIndexBits(const BufferPort& b);
+
 struct TopWriter {
   /// Computes the widths; throws std::logic_error when the tables do not give p.timing.
   TopWriter(const TopParams& p, const AttentionTables& t, std::ostream& os);
@@ -42,6 +45,12 @@ struct TopWriter {
   void moduleHeader();
   void sequencer();
   void stores();
+  // With a memory (AttentionMemoryCore.cpp), in place of the three above.
+  void coreHeader();
+  void coreSequencer();
+  void buffers();
+  /// The word of buffer `b` in half `half` at tile offset `off` (`bits` wide).
+  std::string bufferWord(const BufferPort& b, const std::string& off, int64_t bits) const;
   void roms();
   void copyPasses();
   void scorePasses();

@@ -16,15 +16,7 @@
 
 namespace rubick::emit::detail {
 
-namespace {
-
 using Json = nlohmann::ordered_json;
-
-struct Register {
-  std::string name;
-  int64_t offset;
-  std::string access, meaning;
-};
 
 std::vector<Register> registerMap(const arch::MemoryPlan& m) {
   std::vector<Register> r = {
@@ -49,11 +41,66 @@ std::vector<Register> registerMap(const arch::MemoryPlan& m) {
   return r;
 }
 
+namespace {
+
 std::string hex(int64_t v) {
   std::ostringstream os;
   os << "0x" << std::hex << (v < 16 ? "0" : "") << v;
   return os.str();
 }
+
+} // namespace
+
+Json registersJson(const arch::MemoryPlan& m) {
+  Json regs = Json::array();
+  for (const Register& r : registerMap(m))
+    regs.push_back(
+        {{"name", r.name}, {"offset", r.offset}, {"access", r.access}, {"meaning", r.meaning}});
+  return regs;
+}
+
+Json axiJson(const MemoryTopOptions& o) {
+  return {{"addr_bits", o.addrBits},
+          {"data_bits", o.busBytes * 8},
+          {"id_bits", 1},
+          {"max_burst_beats", o.burstBeats},
+          {"max_outstanding", o.outstanding}};
+}
+
+Json timingJson(const arch::MemoryTiming& tm, const dse::MemorySystem& mem) {
+  return {{"cycles", tm.cycles},
+          {"assumes", "the tensors at base_addresses (or any addresses congruent to them modulo "
+                      "4096); a memory of bus_bytes per beat, bytes_per_cycle, latency, no limit "
+                      "on bursts in flight"},
+          {"base_addresses", tm.bases},
+          {"bytes_per_cycle", mem.bytesPerCycle},
+          {"buffer_tiles", tm.tiles},
+          {"core_cycles_per_tile", tm.coreCycles},
+          {"first_load_cycles", tm.firstLoad},
+          {"last_store_cycles", tm.lastStore},
+          {"phases_bound_by",
+           {{"compute", tm.computeBound}, {"loads", tm.loadBound}, {"stores", tm.storeBound}}},
+          {"phase_cycles_bound_by",
+           {{"compute", tm.computePhaseCycles},
+            {"loads", tm.loadPhaseCycles},
+            {"stores", tm.storePhaseCycles}}},
+          {"loads", tm.loads},
+          {"load_cycles", tm.loadCycles},
+          {"stores", tm.stores},
+          {"store_cycles", tm.storeCycles}};
+}
+
+std::string registerTable(const arch::MemoryPlan& m) {
+  std::ostringstream os;
+  os << "| offset | name | access | meaning |\n|---|---|---|---|\n";
+  for (const Register& r : registerMap(m))
+    os << "| " << hex(r.offset) << " | " << r.name << " | " << r.access << " | " << r.meaning
+       << " |\n";
+  os << "\nOther addresses answer SLVERR.\n";
+  return os.str();
+}
+
+namespace {
 
 Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
                 const dse::DesignPoint& pt, const arch::MemoryPlan& m, const MemoryTopOptions& o,
@@ -85,42 +132,14 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
                         {"latency", core.schedule.latency}};
   j["memory"] = {
       {"bus_bytes", mem.bytesPerCycle}, {"latency", mem.latency}, {"burst_bytes", mem.burstBytes}};
-  j["axi"] = {{"addr_bits", o.addrBits},
-              {"data_bits", o.busBytes * 8},
-              {"id_bits", 1},
-              {"max_burst_beats", o.burstBeats},
-              {"max_outstanding", o.outstanding}};
+  j["axi"] = axiJson(o);
   j["model"] = {{"cycles", pt.memory.cycles},
                 {"compute_cycles", pt.memory.computeCycles},
                 {"buffer_tiles", pt.memory.bufferTiles},
                 {"bank_bytes", pt.memory.bankBytes},
                 {"bus_bytes", pt.memory.busBytes}};
-  j["timing"] = {
-      {"cycles", tm.cycles},
-      {"assumes", "the tensors at base_addresses (or any addresses congruent to them modulo "
-                  "4096); a memory of bus_bytes per beat, bytes_per_cycle, latency, no limit "
-                  "on bursts in flight"},
-      {"base_addresses", tm.bases},
-      {"bytes_per_cycle", mem.bytesPerCycle},
-      {"buffer_tiles", tm.tiles},
-      {"core_cycles_per_tile", tm.coreCycles},
-      {"first_load_cycles", tm.firstLoad},
-      {"last_store_cycles", tm.lastStore},
-      {"phases_bound_by",
-       {{"compute", tm.computeBound}, {"loads", tm.loadBound}, {"stores", tm.storeBound}}},
-      {"phase_cycles_bound_by",
-       {{"compute", tm.computePhaseCycles},
-        {"loads", tm.loadPhaseCycles},
-        {"stores", tm.storePhaseCycles}}},
-      {"loads", tm.loads},
-      {"load_cycles", tm.loadCycles},
-      {"stores", tm.stores},
-      {"store_cycles", tm.storeCycles}};
-  Json regs = Json::array();
-  for (const Register& r : registerMap(m))
-    regs.push_back(
-        {{"name", r.name}, {"offset", r.offset}, {"access", r.access}, {"meaning", r.meaning}});
-  j["registers"] = regs;
+  j["timing"] = timingJson(tm, mem);
+  j["registers"] = registersJson(m);
   Json tensors = Json::array();
   for (size_t i = 0; i < m.tensors.size(); ++i) {
     const arch::TensorTransfer& x = m.tensors[i];
@@ -167,11 +186,8 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
      << "-bit addresses, ID 0, INCR bursts of at most " << o.burstBeats
      << " beats that never cross 4 KiB, AxCACHE 0011 |\n"
      << "| `irq` | level: DONE or ERROR with IE set |\n\n"
-     << "## Registers\n\n| offset | name | access | meaning |\n|---|---|---|---|\n";
-  for (const Register& r : registerMap(m))
-    os << "| " << hex(r.offset) << " | " << r.name << " | " << r.access << " | " << r.meaning
-       << " |\n";
-  os << "\nOther addresses answer SLVERR.\n\n## Tensors\n\n"
+     << "## Registers\n\n"
+     << registerTable(m) << "\n## Tensors\n\n"
      << "| base register | tensor | role | shape | element bits | row pitch (bytes) |\n"
         "|---|---|---|---|---|---|\n";
   for (size_t i = 0; i < m.tensors.size(); ++i) {

@@ -41,8 +41,11 @@ int emitPipeline(const tc::Program& prog, const InputOptions& input, const Searc
   std::cout << "attention pipeline " << p.id << ": block " << p.blockKeys << ", " << p.lanes
             << " vector lane(s), GEMM 1 " << p.g1.design.id << ", GEMM 2 " << p.g2.design.id << "\n"
             << "spec " << attn::pipelineSpec(p) << "\n"
-            << "latency " << p.latency << " cycles; top module " << prefix << "_top; "
-            << files.size() << " files in " << output << "\n";
+            << (p.memory.enabled() ? "cycles " : "latency ") << p.latency
+            << (p.memory.enabled() ? " with the transfers (tensors at 4 KiB boundaries)"
+                                   : " cycles")
+            << "; top module " << prefix << "_top; " << files.size() << " files in " << output
+            << "\n";
   return 0;
 }
 
@@ -51,6 +54,9 @@ int verifyPipeline(const tc::Program& prog, const InputOptions& input, const Sea
   SearchOptions gemms;
   const dse::Selection sel = withChoices(search, gemms, o.selection);
   const PipelineSetup setup = pipelineSetup(prog, input, gemms);
+  if (o.run.dram && !setup.options.explore.constraints.memory.enabled()) // before the search
+    throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
+                          "'memory'");
   const attn::PipelinePoint p = attn::selectPipeline(prog, setup.form, setup.options, sel);
   const attn::AttentionForm& form = setup.form;
   double runtimeSeconds = 0;

@@ -20,6 +20,19 @@ std::string entriesText(const attn::GemmStage& g) {
   return s;
 }
 
+// Rank 1's run with its tensors in external memory (attn/PipelineMemory.h).
+std::string memoryLine(const attn::PipelinePoint& p) {
+  const arch::MemoryTiming& tm = p.transfers.timing;
+  std::ostringstream os;
+  os << "rank 1 with the external memory (" << p.memory.bytesPerCycle
+     << " bytes per cycle, latency " << p.memory.latency << "): " << p.latency
+     << " cycles, the pipeline alone " << p.transfers.computeCycles
+     << "; Q and the first block's K, V load in " << tm.firstLoad << ", O stores in "
+     << tm.lastStore << "; " << tm.loadBound << " of " << tm.tiles
+     << " block phases wait for their loads; buffers " << p.transfers.bufferBytes << " bytes\n";
+  return os.str();
+}
+
 } // namespace
 
 bool wantsPipeline(const tc::Program& prog, const SearchOptions& search) {
@@ -95,6 +108,7 @@ std::string pipelineTable(const tc::Program& prog, const attn::PipelineResult& r
        << (t.blocks > 1 ? "s" : "") << "): copy " << t.copy << ", GEMM 1 " << t.gemm1
        << ", row max " << t.rowMax << ", exp " << t.exp << ", GEMM 2 " << t.gemm2 << ", accumulate "
        << t.accumulate << " cycles; then normalise " << t.normalise << " cycles\n"
+       << (p.memory.enabled() ? memoryLine(p) : "")
        << "rank 1 as a spec (emit/verify --pipeline SPEC, no pipeline search): "
        << attn::pipelineSpec(p) << "\n";
   }

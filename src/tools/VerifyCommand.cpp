@@ -98,7 +98,6 @@ int runVerify(const VerifyCli& o) {
   verify::checkTools(); // before the search, which may take a while
   const dse::Selection& sel = o.selection;
   if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
-    if (vo.dram) throw Error("--dram", "attention pipelines run without an external memory");
     return verifyPipeline(prog, o.input, o.search, {sel, o.timing, vo});
   }
   size_t stmt = pickStatement(prog, o.search.df.stmt);

@@ -1,8 +1,12 @@
 #include "rubick/verify/Attention.h"
 
+#include "MemoryRun.h"
 #include "Runtime.h"
 #include "Simulate.h"
 
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/DramTiming.h"
+#include "rubick/attn/PipelineMemory.h"
 #include "rubick/attn/SelectPipeline.h"
 #include "rubick/emit/Attention.h"
 #include "rubick/ref/Attention.h"
@@ -11,6 +15,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -91,7 +96,9 @@ std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm
 Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
                        const attn::PipelinePoint& p, const Options& o, double* runtimeSeconds) {
   InterruptScope interruptible; // a signal now unwinds through the cleanups in simulate
-  if (o.dram) throw Error("--dram", "attention pipelines run without an external memory");
+  if (o.dram && !p.memory.enabled())
+    throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
+                          "'memory'");
   prepareWork(o);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs = o.jobs ? o.jobs : cores;
@@ -113,8 +120,24 @@ Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
     d.files = emit::attentionPackage(prog, f, p, name);
     d.faultyArray = "_g1_array.v"; // PE (0, 0) of GEMM 1
     d.simulatedCycles = p.latency;
-    for (int t : {f.q, f.k, f.v, f.o})
-      d.simulatedCycles += prog.tensors[t].elements();
+    if (p.memory.enabled()) {
+      // Q, K, V and O in the harness's memory, moved by the pipeline's DMA engines; each trial
+      // places them differently, and the prediction follows.
+      d.harness = Harness::Memory;
+      auto plan = std::make_shared<const arch::MemoryPlan>(attn::withSteps(
+          attn::pipelineMemoryPlan(prog, f, p.blockKeys, p.memory, name), p.timing));
+      const arch::AxiOptions axi = arch::axiOptions(p.memory);
+      const dse::MemorySystem mem = p.memory;
+      const std::optional<arch::Dram> dram = o.dram;
+      d.runArgs = [plan, axi, mem, dram](uint64_t seed) {
+        return memoryRunArgs(*plan, axi, mem, dram, seed);
+      };
+      if (dram) d.simulatedCycles = arch::dramTiming(*plan, axi, mem, *dram).cycles;
+    } else {
+      // A trial loads every element through the host port, runs, and reads O back.
+      for (int t : {f.q, f.k, f.v, f.o})
+        d.simulatedCycles += prog.tensors[t].elements();
+    }
     d.pes = p.g1.design.dataflow.p * p.g1.design.dataflow.q +
             p.g2.design.dataflow.p * p.g2.design.dataflow.q;
     d.stimulus = [&](uint64_t seed) { return attentionStimulus(prog, f, p.blockKeys, seed); };

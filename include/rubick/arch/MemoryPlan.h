@@ -37,7 +37,15 @@ struct MemoryPlan {
   dse::BufferTiling tiling;            // sizes and order of the buffer tiles
   std::vector<int64_t> tileCount;      // per loop: buffer tiles along it
   std::vector<TensorTransfer> tensors; // per access, write first
+  /// Per buffer tile (step), the core's cycles from its start pulse to its done pulse, for a
+  /// core whose run differs from tile to tile (the attention pipeline's: the first key block
+  /// also copies the queries, the last one normalises). Empty: every tile takes
+  /// core.schedule.latency + 1 (coreCycles below).
+  std::vector<int64_t> stepCycles;
 };
+
+/// The core's cycles from start pulse to done pulse on buffer tile `step`.
+int64_t coreCycles(const MemoryPlan& m, int64_t step);
 
 /// Why statement `v` cannot be built with a memory system (its tensors moved by the DMA), or ""
 /// when it can: every tensor has one or two dimensions, each indexed by a single loop, and

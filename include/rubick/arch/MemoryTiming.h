@@ -16,7 +16,8 @@ namespace rubick::arch {
 struct MemoryTiming {
   int64_t cycles = 0;     // the CYCLES register: cycles with the sequencer busy
   int64_t tiles = 0;      // buffer tiles (steps)
-  int64_t coreCycles = 0; // one buffer tile: core start to its done pulse
+  int64_t coreCycles = 0; // one buffer tile: core start to its done pulse (the longest, when
+                          // it differs per tile: MemoryPlan::stepCycles)
   int64_t firstLoad = 0;  // phase -1: the first tile's loads
   int64_t lastStore = 0;  // phase N: the last tile's stores
   // Phases 0 .. N-1 by what ended them (the core; the loads; the stores, a store before a

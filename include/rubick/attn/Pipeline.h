@@ -14,6 +14,7 @@
 //
 // Every phase has a fixed length known at compile time, so the pipeline's latency is exact.
 
+#include "rubick/arch/MemoryTiming.h"
 #include "rubick/attn/AttentionForm.h"
 #include "rubick/dse/Explore.h"
 #include "rubick/frontend/Program.h"
@@ -59,6 +60,15 @@ struct PipelineCounts {
   int64_t normaliseLanes = 1;
 };
 
+/// A pipeline whose tensors live in external memory (attn/PipelineMemory.h): its run as the
+/// memory system's top makes it, exactly (arch::memoryTiming), for the tensors at 4 KiB-aligned
+/// addresses.
+struct PipelineTransfers {
+  int64_t computeCycles = 0; // the pipeline's phases alone: heads x perHead
+  int64_t bufferBytes = 0;   // the ping-pong buffers of O, Q, K and V, both halves
+  arch::MemoryTiming timing; // cycles = the latency; the first load, the last store, ...
+};
+
 struct PipelinePoint {
   std::string id;
   int64_t blockKeys = 0;
@@ -67,11 +77,14 @@ struct PipelinePoint {
   GemmStage g1, g2;
   PipelineCounts counts;
   PipelineTiming timing;
-  int64_t latency = 0;       // all heads, start to done
-  int64_t bufferBytes = 0;   // both arrays' banks + key/value store + vector unit state
-  int64_t scoreBytes = 0;    // of which the score banks (GEMM 1's output)
-  int64_t wires = 0;         // both arrays' buffer-to-PE wires + the vector unit's crossbar
-  int64_t crossbarWires = 0; // of which lanes to banks: W x each bank's word width, both arrays
+  dse::MemorySystem memory;    // enabled: the tensors live in external memory
+  PipelineTransfers transfers; // with a memory: the run with its transfers
+  int64_t latency = 0;         // all heads, start to done (with a memory: transfers included)
+  int64_t bufferBytes = 0;     // both arrays' banks + the stores (with a memory: the ping-pong
+                               // buffers) + vector unit state
+  int64_t scoreBytes = 0;      // of which the score banks (GEMM 1's output)
+  int64_t wires = 0;           // both arrays' buffer-to-PE wires + the vector unit's crossbar
+  int64_t crossbarWires = 0;   // of which lanes to banks: W x each bank's word width, both arrays
   double area = 0;
   int64_t macs = 0;       // both GEMMs, all heads
   double utilization = 0; // macs / (PEs of both arrays x latency)
