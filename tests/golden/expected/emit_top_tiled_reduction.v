@@ -499,7 +499,7 @@ module gemm_572dadd19e9ecb37_top (
   end
 
   // Bits that are deliberately unused (named *unused* for the linter).
-  wire unused_ok = &{1'b0, stamps, stamps_prev, t0_C_p0_rd_c0_off, t0_C_p0_rd_c1_off, t0_C_p0_sd_c0_off, t0_C_p0_sd_c1_off, t0_C_p0_sd_c0, t0_C_rdata0, t0_C_p0_wr_c0_off, t0_C_p0_wr_c1_off, t0_C_p1_rd_c0_off, t0_C_p1_rd_c1_off, t0_C_p1_sd_c0_off, t0_C_p1_sd_c1_off, t0_C_p1_sd_c0, t0_C_rdata1, t0_C_p1_wr_c0_off, t0_C_p1_wr_c1_off, t0_C_p2_rd_c0_off, t0_C_p2_rd_c1_off, t0_C_p2_sd_c0_off, t0_C_p2_sd_c1_off, t0_C_p2_sd_c0, t0_C_rdata2, t0_C_p2_wr_c0_off, t0_C_p2_wr_c1_off, t0_C_p3_rd_c0_off, t0_C_p3_rd_c1_off, t0_C_p3_sd_c0_off, t0_C_p3_sd_c1_off, t0_C_p3_sd_c0, t0_C_rdata3, t0_C_p3_wr_c0_off, t0_C_p3_wr_c1_off, t2_B_p0_rd_c0_off, t2_B_p0_rd_c1_off, t2_B_p1_rd_c0_off, t2_B_p1_rd_c1_off, t2_B_p2_rd_c0_off, t2_B_p2_rd_c1_off, host_waddr, host_raddr, host_wdata, step};
+  wire unused_ok = &{1'b0, stamps, stamps_prev, t0_C_p0_rd_c0_off, t0_C_p0_rd_c1_off, t0_C_p0_sd_c0_off, t0_C_p0_sd_c1_off, t0_C_p0_sd_c0, t0_C_rdata0, t0_C_p0_wr_c0_off, t0_C_p0_wr_c1_off, t0_C_p1_rd_c0_off, t0_C_p1_rd_c1_off, t0_C_p1_sd_c0_off, t0_C_p1_sd_c1_off, t0_C_p1_sd_c0, t0_C_rdata1, t0_C_p1_wr_c0_off, t0_C_p1_wr_c1_off, t0_C_p2_rd_c0_off, t0_C_p2_rd_c1_off, t0_C_p2_sd_c0_off, t0_C_p2_sd_c1_off, t0_C_p2_sd_c0, t0_C_rdata2, t0_C_p2_wr_c0_off, t0_C_p2_wr_c1_off, t0_C_p3_rd_c0_off, t0_C_p3_rd_c1_off, t0_C_p3_sd_c0_off, t0_C_p3_sd_c1_off, t0_C_p3_sd_c0, t0_C_rdata3, t0_C_p3_wr_c0_off, t0_C_p3_wr_c1_off, t2_B_p0_rd_c0_off, t2_B_p0_rd_c1_off, t2_B_p1_rd_c0_off, t2_B_p1_rd_c1_off, t2_B_p2_rd_c0_off, t2_B_p2_rd_c1_off, tau_prev_e, host_waddr, host_raddr, host_wdata, step};
 endmodule
 
 `default_nettype wire
