@@ -150,12 +150,10 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
   // Overlapped tiles: while the previous tile still runs, every event is also checked in its
   // context (tau_prev, stamps_prev, each tensor's base_prev), and takes that context's address.
   const bool overlap = sch.interval < sch.tileCycles;
+  unused.add("stamps_prev"); // only the limits and first visits of the previous tile use it
   if (!overlap) {
     unused.add("prev_on");
     unused.add("tau_prev");
-    unused.add("stamps_prev");
-  } else {
-    unused.add("stamps_prev");
   }
   auto stampOf = [&](const std::string& v, size_t o) {
     return v + "[" + std::to_string((o + 1) * ow - 1) + ":" + std::to_string(o * ow) + "]";

@@ -6,6 +6,7 @@
 // tests/sim whole designs in Verilator (docs/memory.md, "DRAM timing").
 
 #include "dataflow_test_util.h"
+#include "dma_timing_test_util.h"
 
 #include "rubick_axi_mem.h"
 
@@ -184,25 +185,12 @@ private:
   std::vector<BeatsReady> runs_, out_;
 };
 
+// The engines here read command blocks of 2 beats (BLOCK_BEATS).
 DmaEngine engine(int64_t elemBytes, int64_t lanes, bool rowLanes, int64_t rows, int64_t cols) {
-  DmaEngine e;
-  e.elemBytes = elemBytes;
-  e.lanes = lanes;
-  e.rowLanes = rowLanes;
-  e.rows = rows;
-  e.cols = cols;
-  e.blockBeats = 2;
-  return e;
+  return test::engine(elemBytes, lanes, rowLanes, rows, cols, 2);
 }
 
-BusTiming bus(int64_t bytes, int64_t latency) {
-  BusTiming b;
-  b.busBytes = bytes;
-  b.latency = latency;
-  b.burstBeats = 16;
-  b.outstanding = latency + 2;
-  return b;
-}
+using test::bus;
 
 TEST(DramTiming, EnginesWaitForEachRun) {
   // One row of 32 int8 on an 8-byte bus, groups of 4: one burst of 4 beats, its AR in cycle 3.

@@ -5,6 +5,7 @@
 // against simulations of emitted tops (docs/memory.md, "Cycle prediction").
 
 #include "dataflow_test_util.h"
+#include "dma_timing_test_util.h"
 
 #include "rubick/arch/BufferSequence.h"
 #include "rubick/arch/DmaTiming.h"
@@ -23,25 +24,8 @@ namespace {
 
 using dataflow::test::program;
 
-DmaEngine engine(int64_t elemBytes, int64_t lanes, bool rowLanes, int64_t rows, int64_t cols) {
-  DmaEngine e;
-  e.elemBytes = elemBytes;
-  e.lanes = lanes;
-  e.rowLanes = rowLanes;
-  e.rows = rows;
-  e.cols = cols;
-  return e;
-}
-
-BusTiming bus(int64_t bytes, int64_t latency, int64_t spacing = 1) {
-  BusTiming b;
-  b.busBytes = bytes;
-  b.latency = latency;
-  b.beatSpacing = spacing;
-  b.burstBeats = 16;
-  b.outstanding = latency + 2;
-  return b;
-}
+using test::bus;
+using test::engine;
 
 TEST(DmaTiming, ReaderFollowsTheColumnLaneFormula) {
   // One row of 32 int8 on an 8-byte bus, groups of 4: 4 beats, 8 groups, group g needs beat

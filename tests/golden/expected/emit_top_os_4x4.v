@@ -364,7 +364,7 @@ module gemm_2621495185d6b61b_top (
   end
 
   // Bits that are deliberately unused (named *unused* for the linter).
-  wire unused_ok = &{1'b0, stamps, prev_on, tau_prev, stamps_prev, t0_C_base_p, t1_A_base_p, t1_A_te2_off, t2_B_base_p, t2_B_te2_off, host_waddr, host_raddr, host_wdata, step};
+  wire unused_ok = &{1'b0, stamps, stamps_prev, prev_on, tau_prev, t0_C_base_p, t1_A_base_p, t1_A_te2_off, t2_B_base_p, t2_B_te2_off, host_waddr, host_raddr, host_wdata, step};
 endmodule
 
 `default_nettype wire
