@@ -203,8 +203,10 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
   p.tileCycles = s.tileCycles;
   p.interval = s.intervalPlain;
   p.intervalCarry = s.intervalCarry;
-  for (const dataflow::OuterDim& o : d.outer)
+  for (const dataflow::OuterDim& o : d.outer) {
     p.outerLoops.push_back(o.loop);
+    p.outerCarries.push_back(outerCarries(v, o.loop));
+  }
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     BankUse b;
     b.ports = ir::ports(entries[a].kind, d.p, d.q);
@@ -323,7 +325,7 @@ std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
   const std::shared_ptr<const detail::SearchResult> r =
       detail::cached<detail::SearchResult>(cache, key, search);
   if (!r->found) return std::nullopt;
-  return BufferChoice{in.dataflow(r->chunking), r->tiling, r->metrics};
+  return BufferChoice{in.dataflow(r->chunking), cs[r->chunking].schedule, r->tiling, r->metrics};
 }
 
 } // namespace rubick::dse

@@ -125,7 +125,9 @@ std::shared_ptr<const SizeProfiles> sizeProfiles(const MemoryProblem& p, const B
   auto make = [&] {
     SizeProfiles out;
     form.reset(p, t.size);
-    for (const std::vector<int>& o : orders(p, t))
+    const std::vector<std::vector<int>> os = orders(p, t);
+    out.orders.reserve(os.size());
+    for (const std::vector<int>& o : os)
       out.orders.push_back(form.profile(o));
     return out;
   };
@@ -185,11 +187,15 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
   for (const dataflow::AccessView& a : v.accesses)
     ends += in.memory.latency + (a.write ? kStoreOverhead : kLoadOverhead);
   const int64_t minEnds = ends + 2; // at least a beat each way
-  std::vector<Candidate> heap;
+  // Scratch kept between searches (explore runs thousands; their allocations cost more than the
+  // search).
+  thread_local std::vector<Candidate> heap;
+  thread_local std::vector<size_t> indices;
+  heap.clear();
+  indices.clear();
   for (size_t ci = 0; ci < in.chunkings.size(); ++ci)
     heap.push_back({in.chunkings[ci].compute + minEnds, uint32_t(ci), kLater, 0});
   std::make_heap(heap.begin(), heap.end(), later);
-  std::vector<size_t> indices;
 
   // The ranking needs cycles and bus bytes (from the orders' profiles, shared by every design
   // with the same sizes and array tile) and bank bytes (the same for every order); the winner's
@@ -211,7 +217,8 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
   for (size_t l = n; l-- > 0;)
     if (s.role[l] != Role::Time) sweep = l;
   std::vector<size_t> at(n, 0), table(accesses, 0); // per access: the index into its tables
-  std::vector<std::vector<int64_t>> bank;
+  thread_local std::vector<std::vector<int64_t>> bank;
+  std::vector<int64_t> sizeScratch(n);
   auto expand = [&](size_t ci) {
     const MemoryProblem& p = in.problem(ci);
     bankTables(p, s, beats, bank);
@@ -247,7 +254,10 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
         }
         if (in.bankBudget && bytes > in.bankBudget) break;
         const auto [t, f] = sweep < n ? tilesOf(sweep, k) : std::pair<int64_t, int64_t>{1, 1};
-        const int64_t core = phases * t * corePhase(full * f, p.tileCycles, p.interval);
+        for (size_t l = 0; l < n; ++l)
+          sizeScratch[l] = s.sizes[l][l == sweep ? k : at[l]];
+        const int64_t core =
+            phases * t * corePhase(full * f, p.tileCycles, coreInterval(p, sizeScratch));
         const int64_t bound = ends + in0 + out + std::max({core, reads - in0, writes - out});
         if (best && bound > best->cycles) continue;
         if (sweep < n) at[sweep] = k;
@@ -283,9 +293,10 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
     for (size_t l = 0; l < n; ++l)
       t.size[l] = s.sizes[l][indices[c.at + l]];
     std::shared_ptr<const SizeProfiles> profiles = sizeProfiles(p, t, form, cache, key);
+    const int64_t interval = coreInterval(p, t.size);
     for (size_t k = 0; k < profiles->orders.size(); ++k) {
       const OrderProfile& o = profiles->orders[k];
-      const int64_t cycles = o.cycles(p.tileCycles, coreInterval(p, t.size));
+      const int64_t cycles = o.cycles(p.tileCycles, interval);
       const int64_t bus = o.busBeats * p.memory.bytesPerCycle;
       if (best && std::tie(cycles, bus, c.bankBytes, t.size, o.order) >=
                       std::tie(best->cycles, best->busBytes, best->bankBytes, best->tiling.size,

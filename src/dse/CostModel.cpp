@@ -36,8 +36,13 @@ int64_t accumulatorBits(const dataflow::StatementView& v, const std::vector<int6
 Metrics evaluate(const dataflow::StatementView& v, const dataflow::Dataflow& d,
                  const std::vector<ir::OrientedEntry>& entries,
                  const std::vector<int64_t>& elementBits, const CostTable& c) {
+  return evaluate(v, d, entries, elementBits, schedule(v, d, entries), c);
+}
+
+Metrics evaluate(const dataflow::StatementView& v, const dataflow::Dataflow& d,
+                 const std::vector<ir::OrientedEntry>& entries,
+                 const std::vector<int64_t>& elementBits, const Schedule& s, const CostTable& c) {
   Metrics m;
-  Schedule s = schedule(v, d, entries);
   m.latency = s.latency;
   m.tiles = s.tiles;
   m.tileCycles = s.tileCycles;

@@ -64,7 +64,8 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
       overBudget = !buffer;
       if (buffer) {
         t = buffer->dataflow;
-        m = withMemory(evaluate(v, t, f.entries, c.elementBits, o.costs), buffer->metrics, t);
+        m = withMemory(evaluate(v, t, f.entries, c.elementBits, buffer->schedule, o.costs),
+                       buffer->metrics, t);
       }
     } else {
       m = evaluate(v, t, f.entries, c.elementBits, o.costs);
@@ -103,8 +104,8 @@ std::optional<DesignPoint> memoryDesign(const dataflow::StatementView& v, const 
   DesignPoint d;
   d.dataflow = std::move(buffer->dataflow);
   d.entries = entries;
-  d.metrics = withMemory(evaluate(v, d.dataflow, entries, c.elementBits, o.costs), buffer->metrics,
-                         d.dataflow);
+  d.metrics = withMemory(evaluate(v, d.dataflow, entries, c.elementBits, buffer->schedule, o.costs),
+                         buffer->metrics, d.dataflow);
   d.buffer = std::move(buffer->tiling);
   d.memory = std::move(buffer->metrics);
   d.id = designId(v, d.dataflow, c.elementBits, memoryIdText(d.buffer, c.memory));

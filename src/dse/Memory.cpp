@@ -68,17 +68,24 @@ int64_t arrayTiles(const MemoryProblem& p, const std::vector<int64_t>& size) {
   return n;
 }
 
+bool outerCarries(const dataflow::StatementView& v, int loop) {
+  for (const dataflow::AccessView& a : v.accesses) {
+    if (!a.write) continue;
+    bool moves = false;
+    for (const IntVec& row : a.coeffs)
+      moves |= row[size_t(loop)] != 0;
+    if (!moves) return true;
+  }
+  return false;
+}
+
 int64_t coreInterval(const MemoryProblem& p, const std::vector<int64_t>& size) {
-  for (int l : p.outerLoops) {
+  const bool known = p.outerCarries.size() == p.outerLoops.size();
+  for (size_t o = 0; o < p.outerLoops.size(); ++o) {
+    const int l = p.outerLoops[o];
     if (ceilDiv(size[size_t(l)], p.arrayTile[size_t(l)]) <= 1) continue;
-    for (const dataflow::AccessView& a : p.view->accesses) {
-      if (!a.write) continue;
-      bool moves = false;
-      for (const IntVec& row : a.coeffs)
-        moves |= row[size_t(l)] != 0;
-      if (!moves) return p.intervalCarry;
-    }
-    return p.interval;
+    const bool carries = known ? p.outerCarries[o] != 0 : outerCarries(*p.view, l);
+    return carries ? p.intervalCarry : p.interval;
   }
   return p.interval;
 }

@@ -49,6 +49,8 @@ inline int64_t coreRun(int64_t fullTiles, int64_t tileCycles, int64_t interval) 
 /// The core's interval for buffer tiles of `size`: with a carry when its innermost outer stamp
 /// with more than one array tile does not move the output.
 int64_t coreInterval(const MemoryProblem& p, const std::vector<int64_t>& size);
+/// Whether an output of `v` stays in place along `loop` (MemoryProblem::outerCarries).
+bool outerCarries(const dataflow::StatementView& v, int loop);
 
 /// The core's part of a phase: C + 1 (include/rubick/dse/Memory.h) for `fullTiles` array tiles.
 inline int64_t corePhase(int64_t fullTiles, int64_t tileCycles, int64_t interval) {

@@ -58,34 +58,39 @@ void peWindows(const Dataflow& d, std::vector<Window>& out) {
   const int64_t det = m[0][0] * adj[0][0] + m[0][1] * adj[1][0] + m[0][2] * adj[2][0];
   if (det != 1 && det != -1) return;
   const IntVec off = d.offset();
-  std::array<int64_t, 3> factor{1, 1, 1};
-  for (size_t c = 0; c < d.k(); ++c)
-    factor[c] = d.inner[c].factor;
+  // Per coordinate c: u_c = a t1 + b must lie in [0, top], b = bx x + by y + b0.
+  struct Coord {
+    int64_t a, bx, by, b0, top;
+  };
+  std::array<Coord, 3> cs{};
+  bool unit = true; // every a in {-1, 0, 1}: no division in the loop
+  for (int c = 0; c < 3; ++c) {
+    const int64_t a = adj[c][2] * det;
+    cs[c] = {a, det * adj[c][0], det * adj[c][1],
+             -det * (adj[c][0] * off[0] + adj[c][1] * off[1]) - a * off[2],
+             (size_t(c) < d.k() ? d.inner[c].factor : 1) - 1};
+    unit &= a >= -1 && a <= 1;
+  }
   out.assign(static_cast<size_t>(d.p * d.q), Window{});
   for (int64_t x = 0; x < d.p; ++x)
     for (int64_t y = 0; y < d.q; ++y) {
       int64_t lo = 0, hi = INT64_MAX / 4;
-      for (int c = 0; c < 3; ++c) {
-        // u_c = a t1 + b must lie in [0, factor).
-        const int64_t a = adj[c][2] * det;
-        const int64_t b = det * (adj[c][0] * (x - off[0]) + adj[c][1] * (y - off[1])) - a * off[2];
-        const int64_t top = factor[c] - 1;
-        if (a == 0) {
-          if (b < 0 || b > top) hi = -1, lo = 0;
+      for (const Coord& c : cs) {
+        const int64_t b = c.bx * x + c.by * y + c.b0;
+        int64_t l, h;
+        if (c.a == 0) {
+          if (b < 0 || b > c.top) lo = 1, hi = 0;
           continue;
         }
-        int64_t l, h;
-        if (a == 1) // the common cases, without a division
-          l = -b, h = top - b;
-        else if (a == -1)
-          l = b - top, h = b;
+        if (unit) // a = 1: t1 in [-b, top - b]; a = -1: [b - top, b]
+          l = c.a > 0 ? -b : b - c.top, h = l + c.top;
         else
-          l = a > 0 ? ceilDiv(-b, a) : ceilDiv(top - b, a),
-          h = a > 0 ? floorDiv(top - b, a) : floorDiv(-b, a);
+          l = c.a > 0 ? ceilDiv(-b, c.a) : ceilDiv(c.top - b, c.a),
+          h = c.a > 0 ? floorDiv(c.top - b, c.a) : floorDiv(-b, c.a);
         lo = std::max(lo, l);
         hi = std::min(hi, h);
       }
-      if (lo <= hi) out[x * d.q + y] = {lo, hi};
+      if (lo <= hi) out[size_t(x * d.q + y)] = {lo, hi};
     }
 }
 
@@ -117,64 +122,63 @@ PortWindows portWindows(const Dataflow& d, const ir::OrientedEntry& e,
   return w;
 }
 
-void portWindows(const Dataflow& d, const ir::OrientedEntry& e, const std::vector<Window>& pe,
-                 PortWindows& w) {
+PortMap portMap(const Dataflow& d, const ir::OrientedEntry& e) {
   const ir::EntryInfo& inf = ir::info(e.kind);
-  const int64_t npe = d.p * d.q;
-  w.positions.clear();
-  // Port positions are Omega's first two slots on the mirrored PE coordinates; a flat table over
-  // their bounding box numbers them in lexicographic order.
-  auto position = [&](int64_t x, int64_t y) {
-    const int64_t xm = e.mirrorX ? d.p - 1 - x : x, ym = e.mirrorY ? d.q - 1 - y : y;
-    return std::pair<int64_t, int64_t>{inf.omega[0][0] * xm + inf.omega[0][1] * ym,
-                                       inf.omega[1][0] * xm + inf.omega[1][1] * ym};
-  };
-  int64_t lo0 = INT64_MAX, hi0 = INT64_MIN, lo1 = INT64_MAX, hi1 = INT64_MIN;
+  PortMap m;
+  m.p = d.p, m.q = d.q;
+  // x_mirrored = sx x + cx, likewise y.
+  const int64_t sx = e.mirrorX ? -1 : 1, cx = e.mirrorX ? d.p - 1 : 0;
+  const int64_t sy = e.mirrorY ? -1 : 1, cy = e.mirrorY ? d.q - 1 : 0;
+  m.ax = inf.omega[0][0] * sx, m.ay = inf.omega[0][1] * sy;
+  m.a0 = inf.omega[0][0] * cx + inf.omega[0][1] * cy;
+  m.bx = inf.omega[1][0] * sx, m.by = inf.omega[1][1] * sy;
+  m.b0 = inf.omega[1][0] * cx + inf.omega[1][1] * cy;
+  // Affine: the box's corners are among the array's.
+  int64_t hi0 = INT64_MIN, hi1 = INT64_MIN;
+  m.lo0 = m.lo1 = INT64_MAX;
   for (int64_t x : {int64_t(0), d.p - 1})
     for (int64_t y : {int64_t(0), d.q - 1}) {
-      auto [a, b] = position(x, y);
-      lo0 = std::min(lo0, a), hi0 = std::max(hi0, a);
-      lo1 = std::min(lo1, b), hi1 = std::max(hi1, b);
+      auto [a, b] = m.position(x, y);
+      m.lo0 = std::min(m.lo0, a), hi0 = std::max(hi0, a);
+      m.lo1 = std::min(m.lo1, b), hi1 = std::max(hi1, b);
     }
-  const int64_t span1 = hi1 - lo1 + 1;
+  m.span0 = hi0 - m.lo0 + 1, m.span1 = hi1 - m.lo1 + 1;
+  const ir::Vec3& f = inf.omega[2];
+  if (f != ir::Vec3{0, 0, 0}) m.fx = f[0] * sx, m.fy = f[1] * sy, m.fc = f[0] * cx + f[1] * cy;
+  auto [vx, vy] = systolicVector(e.kind);
+  m.dx = vx * sx, m.dy = vy * sy;
+  return m;
+}
+
+void portWindows(const Dataflow& d, const ir::OrientedEntry& e, const std::vector<Window>& pe,
+                 PortWindows& w) {
+  const PortMap m = portMap(d, e);
+  const int64_t npe = d.p * d.q;
+  // Ports are numbered in the lexicographic order of their positions: the box's slots in order.
   thread_local std::vector<int> slot;
-  slot.assign(static_cast<size_t>((hi0 - lo0 + 1) * span1), -1);
-  w.portOf.resize(npe);
+  slot.assign(static_cast<size_t>(m.slots()), -1);
   for (int64_t x = 0; x < d.p; ++x)
-    for (int64_t y = 0; y < d.q; ++y) {
-      auto [a, b] = position(x, y);
-      slot[(a - lo0) * span1 + (b - lo1)] = 0;
-    }
+    for (int64_t y = 0; y < d.q; ++y)
+      slot[size_t(m.slot(x, y))] = 0;
+  w.positions.clear();
   for (size_t s = 0; s < slot.size(); ++s)
     if (slot[s] >= 0) {
       slot[s] = static_cast<int>(w.positions.size());
-      w.positions.push_back({lo0 + int64_t(s) / span1, lo1 + int64_t(s) % span1});
+      w.positions.push_back({m.lo0 + int64_t(s) / m.span1, m.lo1 + int64_t(s) % m.span1});
     }
   w.window.assign(w.positions.size(), {});
   w.chainLength.assign(w.positions.size(), 1);
-
-  // Port time te = form . (x, y, t1) + constant, mirroring folded in: te - t1 at a PE.
-  const ir::Vec3& f = inf.omega[2];
-  const bool streaming = f != ir::Vec3{0, 0, 0};
-  const int64_t fx = e.mirrorX ? -f[0] : f[0], fy = e.mirrorY ? -f[1] : f[1];
-  const int64_t fc = (e.mirrorX ? f[0] * (d.p - 1) : 0) + (e.mirrorY ? f[1] * (d.q - 1) : 0);
-  auto [vx, vy] = systolicVector(e.kind);
-  const int64_t dx = e.mirrorX ? -vx : vx, dy = e.mirrorY ? -vy : vy;
+  w.portOf.resize(npe);
   w.hop.resize(npe);
   w.teShift.resize(npe);
   for (int64_t x = 0; x < d.p; ++x)
     for (int64_t y = 0; y < d.q; ++y) {
       const int64_t i = x * d.q + y;
-      auto [a, b] = position(x, y);
-      const int port = slot[(a - lo0) * span1 + (b - lo1)];
+      const int port = slot[size_t(m.slot(x, y))];
       w.portOf[i] = port;
-      // Steps back against the flow until the array's edge.
-      int64_t h = INT64_MAX;
-      if (dx) h = std::min(h, dx > 0 ? x : d.p - 1 - x);
-      if (dy) h = std::min(h, dy > 0 ? y : d.q - 1 - y);
-      w.hop[i] = static_cast<int>(dx || dy ? h : 0);
+      w.hop[i] = static_cast<int>(m.hop(x, y));
       w.chainLength[port] = std::max<int64_t>(w.chainLength[port], w.hop[i] + 1);
-      w.teShift[i] = streaming ? fx * x + fy * y + fc : 0;
+      w.teShift[i] = m.teShift(x, y);
       if (!pe[i].empty()) w.window[port].add(pe[i].lo + w.teShift[i], pe[i].hi + w.teShift[i]);
     }
 }

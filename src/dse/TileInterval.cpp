@@ -10,8 +10,8 @@ namespace rubick::dse {
 
 TileIntervals tileIntervals(const dataflow::StatementView& v, const dataflow::Dataflow& d,
                             const std::vector<ir::OrientedEntry>& entries, const Schedule& s) {
-  thread_local std::vector<Window> pe;
-  thread_local PortWindows pw;
+  thread_local std::vector<Window> pe, port;
+  thread_local std::vector<int64_t> chain;
   peWindows(d, pe);
   if (pe.empty()) return {s.tileCycles, s.tileCycles};
   // At most two tiles in flight: the hardware keeps two tile contexts.
@@ -24,9 +24,23 @@ TileIntervals tileIntervals(const dataflow::StatementView& v, const dataflow::Da
     const TensorTiming& t = s.tensors[a];
     const bool output = v.accesses[a].write, held = heldEntry(e.kind);
     const bool systolic = systolicVector(e.kind) != std::pair<int64_t, int64_t>{0, 0};
-    portWindows(d, e, pe, pw);
-    for (size_t p = 0; p < pw.window.size(); ++p) {
-      const Window& w = pw.window[p];
+    const bool chained = output && !held && t.recurs && systolic;
+    // Per port (a slot of portMap's box; unused slots stay empty): the hull of its PEs' windows
+    // in port time, and its longest chain (portWindows, without its per-PE tables).
+    const PortMap m = portMap(d, e);
+    port.assign(size_t(m.slots()), Window{});
+    if (chained) chain.assign(size_t(m.slots()), 1);
+    for (int64_t x = 0; x < d.p; ++x)
+      for (int64_t y = 0; y < d.q; ++y) {
+        const size_t slot = size_t(m.slot(x, y));
+        if (chained) chain[slot] = std::max(chain[slot], m.hop(x, y) + 1);
+        const Window& w = pe[size_t(x * d.q + y)];
+        if (w.empty()) continue;
+        const int64_t shift = m.teShift(x, y);
+        port[slot].add(w.lo + shift, w.hi + shift);
+      }
+    for (size_t p = 0; p < port.size(); ++p) {
+      const Window& w = port[p];
       if (w.empty()) continue;
       int64_t need = w.length(), needCarry = need; // inputs: reads, or the held value's life
       if (output && held) {
@@ -39,7 +53,7 @@ TileIntervals tileIntervals(const dataflow::StatementView& v, const dataflow::Da
         // Read-modify-write of sums that recur in the next tile: read at te + depth (+ hop0),
         // written at te + 2 + depth (multicast) or te + chain + 1 + depth (systolic); the next
         // tile's first read comes after the last write.
-        needCarry = w.length() + (systolic ? pw.chainLength[p] + 1 : 2);
+        needCarry = w.length() + (systolic ? chain[p] + 1 : 2);
       }
       plain = std::max(plain, need);
       carry = std::max(carry, needCarry);

@@ -23,6 +23,7 @@
 // explore run searches once per distinct set (a test compares it with the uncached search).
 
 #include "rubick/dse/Memory.h"
+#include "rubick/dse/Schedule.h"
 
 #include <memory>
 #include <optional>
@@ -31,6 +32,7 @@ namespace rubick::dse {
 
 struct BufferChoice {
   dataflow::Dataflow dataflow; // the design's dataflow with its time loops chunked
+  Schedule schedule;           // its schedule
   BufferTiling tiling;
   MemoryMetrics metrics;
 };

@@ -85,6 +85,11 @@ int64_t accumulatorBits(const dataflow::StatementView& v, const std::vector<int6
 Metrics evaluate(const dataflow::StatementView& v, const dataflow::Dataflow& d,
                  const std::vector<ir::OrientedEntry>& entries,
                  const std::vector<int64_t>& elementBits, const CostTable& costs = {});
+/// The same with `d`'s schedule already made (the explorer has it from the buffer search).
+Metrics evaluate(const dataflow::StatementView& v, const dataflow::Dataflow& d,
+                 const std::vector<ir::OrientedEntry>& entries,
+                 const std::vector<int64_t>& elementBits, const Schedule& s,
+                 const CostTable& costs = {});
 
 /// PE-to-PE links of an entry on a P x Q array (systolic parts only).
 int64_t links(ir::EntryKind k, int64_t p, int64_t q);

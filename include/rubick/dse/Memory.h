@@ -76,6 +76,9 @@ struct MemoryProblem {
   // outer stamps, innermost first (the core keeps those with more than one tile).
   int64_t interval = 0, intervalCarry = 0;
   std::vector<int> outerLoops;
+  // Per entry of outerLoops, filled by dse::memoryProblem (computed on the fly when empty): an
+  // output stays in place along the loop, so its next array tile takes the carried interval.
+  std::vector<char> outerCarries;
   std::vector<BankUse> banks; // per access
   MemorySystem memory;
   /// Per access, filled by dse::memoryProblem (computed on the fly when empty): the tensor's

@@ -41,6 +41,33 @@ bool heldEntry(ir::EntryKind k);
 /// The systolic direction (dx, dy) of an entry in its own (mirrored) frame, or (0, 0).
 std::pair<int64_t, int64_t> systolicVector(ir::EntryKind k);
 
+/// Entry `e`'s ports under dataflow `d` as affine maps of a PE (x, y), mirroring folded in: the
+/// port's slot in the bounding box of the port positions (Omega's first two slots, row-major), its
+/// port time's offset te - t1, and its steps back against the flow to the array's edge. The
+/// schedule asks this of every candidate, so it holds no tables.
+struct PortMap {
+  int64_t p = 1, q = 1;
+  int64_t lo0 = 0, lo1 = 0, span0 = 1, span1 = 1;         // the box of positions
+  int64_t ax = 0, ay = 0, a0 = 0, bx = 0, by = 0, b0 = 0; // position = (ax x + ay y + a0, ...)
+  int64_t fx = 0, fy = 0, fc = 0;                         // te - t1 (streaming entries), else 0
+  int64_t dx = 0, dy = 0;                                 // the flow (systolic entries), else 0
+  int64_t slots() const { return span0 * span1; }
+  std::pair<int64_t, int64_t> position(int64_t x, int64_t y) const {
+    return {ax * x + ay * y + a0, bx * x + by * y + b0};
+  }
+  int64_t slot(int64_t x, int64_t y) const {
+    return (ax * x + ay * y + a0 - lo0) * span1 + (bx * x + by * y + b0 - lo1);
+  }
+  int64_t teShift(int64_t x, int64_t y) const { return fx * x + fy * y + fc; }
+  int64_t hop(int64_t x, int64_t y) const {
+    int64_t h = INT64_MAX;
+    if (dx) h = std::min(h, dx > 0 ? x : p - 1 - x);
+    if (dy) h = std::min(h, dy > 0 ? y : q - 1 - y);
+    return dx || dy ? h : 0;
+  }
+};
+PortMap portMap(const dataflow::Dataflow& d, const ir::OrientedEntry& e);
+
 /// One tensor's ports on the array: which PE each serves and when.
 struct PortWindows {
   std::vector<std::pair<int64_t, int64_t>> positions; // per port, in lexicographic order
