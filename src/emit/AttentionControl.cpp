@@ -117,8 +117,25 @@ void TopWriter::sequencer() {
      << "      kleft <= " << ulit(p.s, jl) << ";\n"
      << "    end else if (!last) begin\n"
      << "      cnt <= cnt + " << ulit(1, cw) << ";\n"
-     << "    end else begin\n"
-     << "      cnt <= " << ulit(0, cw) << ";\n"
+     << "    end else begin\n";
+  phaseChain("            kofs <= kofs + " + modLit(t.keyStep, ka) + ";\n" +
+                 "            vofs <= vofs + " + modLit(t.valueStep, va) + ";\n",
+             " // PH_NORM: the next head\n"
+             "          phase <= PH_Q;\n"
+             "          head <= head + " +
+                 ulit(1, hw) + ";\n" + "          blk <= " + ulit(0, bw) + ";\n" +
+                 "          kofs <= " + ulit(0, ka) + ";\n" + "          vofs <= " + ulit(0, va) +
+                 ";\n" + "          kleft <= " + ulit(p.s, jl) + ";\n" + "          qhb <= qhb + " +
+                 modLit(p.qSize / p.heads, qa) + ";\n" + "          khb <= khb + " +
+                 modLit(p.kSize / p.heads, ka) + ";\n" + "          vhb <= vhb + " +
+                 modLit(p.vSize / p.heads, va) + ";\n" + "          ohb <= ohb + " +
+                 modLit(p.oSize / p.heads, oa) + ";\n");
+  os << "    end\n"
+     << "  end\n\n";
+}
+
+void TopWriter::phaseChain(const std::string& nextBlock, const std::string& afterNorm) {
+  os << "      cnt <= " << ulit(0, cw) << ";\n"
      << "      case (phase)\n"
      << "        PH_Q: phase <= PH_KV;\n"
      << "        PH_KV: phase <= PH_G1;\n"
@@ -132,26 +149,11 @@ void TopWriter::sequencer() {
      << "          end else begin\n"
      << "            phase <= PH_KV;\n"
      << "            blk <= blk + " << ulit(1, bw) << ";\n"
-     << "            kofs <= kofs + " << modLit(t.keyStep, ka) << ";\n"
-     << "            vofs <= vofs + " << modLit(t.valueStep, va) << ";\n"
-     << "            kleft <= kleft - " << ulit(p.blockKeys, jl) << ";\n"
+     << nextBlock << "            kleft <= kleft - " << ulit(p.blockKeys, jl) << ";\n"
      << "          end\n"
      << "        end\n"
-     << "        default: begin // PH_NORM: the next head\n"
-     << "          phase <= PH_Q;\n"
-     << "          head <= head + " << ulit(1, hw) << ";\n"
-     << "          blk <= " << ulit(0, bw) << ";\n"
-     << "          kofs <= " << ulit(0, ka) << ";\n"
-     << "          vofs <= " << ulit(0, va) << ";\n"
-     << "          kleft <= " << ulit(p.s, jl) << ";\n"
-     << "          qhb <= qhb + " << modLit(p.qSize / p.heads, qa) << ";\n"
-     << "          khb <= khb + " << modLit(p.kSize / p.heads, ka) << ";\n"
-     << "          vhb <= vhb + " << modLit(p.vSize / p.heads, va) << ";\n"
-     << "          ohb <= ohb + " << modLit(p.oSize / p.heads, oa) << ";\n"
-     << "        end\n"
-     << "      endcase\n"
-     << "    end\n"
-     << "  end\n\n";
+     << "        default: begin" << afterNorm << "        end\n"
+     << "      endcase\n";
 }
 
 void TopWriter::stores() {

@@ -122,31 +122,13 @@ void TopWriter::coreSequencer() {
      << "      cnt <= " << ulit(0, cw) << ";\n"
      << "    end else if (!last) begin\n"
      << "      cnt <= cnt + " << ulit(1, cw) << ";\n"
-     << "    end else begin\n"
-     << "      cnt <= " << ulit(0, cw) << ";\n"
-     << "      case (phase)\n"
-     << "        PH_Q: phase <= PH_KV;\n"
-     << "        PH_KV: phase <= PH_G1;\n"
-     << "        PH_G1: phase <= PH_MAX;\n"
-     << "        PH_MAX: phase <= PH_EXP;\n"
-     << "        PH_EXP: phase <= PH_G2;\n"
-     << "        PH_G2: phase <= PH_ACC;\n"
-     << "        PH_ACC: begin\n"
-     << "          if (last_block) begin\n"
-     << "            phase <= PH_NORM;\n"
-     << "          end else begin // the step ends: the next block at the next start\n"
-     << "            phase <= PH_KV;\n"
-     << "            blk <= blk + " << ulit(1, bw) << ";\n"
-     << "            kleft <= kleft - " << ulit(p.blockKeys, jl) << ";\n"
-     << "          end\n"
-     << "        end\n"
-     << "        default: begin // PH_NORM: the run is over\n"
-     << "          phase <= PH_Q;\n"
-     << "          blk <= " << ulit(0, bw) << ";\n"
-     << "          kleft <= " << ulit(p.s, jl) << ";\n"
-     << "        end\n"
-     << "      endcase\n"
-     << "    end\n"
+     << "    end else begin\n";
+  // A step ends after ACC: the next block runs at the next start.
+  phaseChain("", " // PH_NORM: the run is over\n"
+                 "          phase <= PH_Q;\n"
+                 "          blk <= " +
+                     ulit(0, bw) + ";\n" + "          kleft <= " + ulit(p.s, jl) + ";\n");
+  os << "    end\n"
      << "  end\n\n";
 }
 

@@ -48,6 +48,10 @@ struct TopWriter {
   // With a memory (AttentionMemoryCore.cpp), in place of the three above.
   void coreHeader();
   void coreSequencer();
+  /// The sequencer's phase chain, at the end of a phase (`cnt` at its last value): Q, KV, G1,
+  /// MAX, EXP, G2, ACC, then KV of the next block (`nextBlock`: statements besides `blk` and
+  /// `kleft`) or NORM, and after NORM `afterNorm` (the default branch, its comment first).
+  void phaseChain(const std::string& nextBlock, const std::string& afterNorm);
   void buffers();
   /// The word of buffer `b` in half `half` at tile offset `off` (`bits` wide).
   std::string bufferWord(const BufferPort& b, const std::string& off, int64_t bits) const;
