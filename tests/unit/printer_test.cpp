@@ -66,8 +66,8 @@ TEST(Printer, RoundTripsHandWrittenPrograms) {
       "def f() -> () { }",
       "def f(int8(N) A) -> (O) { O(i) = 007 + 9223372036854775807 }",
       "# rubick: size N=4, M=2\ndef f(int8(N) A) -> (O) { O(i) = A(i) }",
-      "// rubick: size N=4\n# rubick: size M=2\ndef f(int8(N) A) -> (O) { O(i) = A(i) }\n"
-      "def g(int8(M) A) -> (O) { O(i) = A(i) }\n",
+      ("// rubick: size N=4\n# rubick: size M=2\ndef f(int8(N) A) -> (O) { O(i) = A(i) }\n"
+       "def g(int8(M) A) -> (O) { O(i) = A(i) }\n"),
       "def f(int8(N) A) -> (O) { O(i) +=! A(i + j) where j in 0:2, i in 0:N - 1 }",
       "def intensity(int8(N) A) -> (intensity_out) { intensity_out(i) = A(i) }",
       "def f(int8(N,N) A) -> (O) { O(i, j) = A(j, i) }\n\n# trailing comment",

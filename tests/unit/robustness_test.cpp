@@ -115,8 +115,8 @@ TEST(Robustness, FuzzRegressions) {
       "def f() -> (x) { x = 1 }",
       "def f(int8(1) A) -> (x) { x = A(0) }",
       "def f(int8(1) A) -> (x) { x(i) = A(i - i) where i in 0:2147483647 }",
-      "def f(int8(2147483647) A) -> (x) { x(i) +=! A(i + j - j) where j in -2147483647:2147483647 "
-      "}",
+      ("def f(int8(2147483647) A) -> (x) { x(i) +=! A(i + j - j) where j in -2147483647:2147483647 "
+       "}"),
   };
   for (const char* in : inputs) {
     SCOPED_TRACE(in);
