@@ -9,11 +9,15 @@ using ir::EntryKind;
 int64_t links(EntryKind k, int64_t p, int64_t q) {
   switch (k) {
   case EntryKind::XSystolic:
-  case EntryKind::XSystolicYMulticast: return (p - 1) * q;
+  case EntryKind::XSystolicYMulticast:
+    return (p - 1) * q;
   case EntryKind::YSystolic:
-  case EntryKind::YSystolicXMulticast: return p * (q - 1);
-  case EntryKind::DiagSystolic: return (p - 1) * (q - 1);
-  default: return 0;
+  case EntryKind::YSystolicXMulticast:
+    return p * (q - 1);
+  case EntryKind::DiagSystolic:
+    return (p - 1) * (q - 1);
+  default:
+    return 0;
   }
 }
 
@@ -117,10 +121,12 @@ Metrics evaluate(const dataflow::StatementView& v, const dataflow::Dataflow& d,
   for (int64_t b : inBits)
     mult *= double(b);
   // Each PE multiplies its operands and adds into its accumulator or partial sum.
-  m.area = double(pes) * (c.multiplierAreaPerBit2 * mult + c.adderAreaPerBit * double(m.accumulatorBits)) +
+  m.area = double(pes) *
+               (c.multiplierAreaPerBit2 * mult + c.adderAreaPerBit * double(m.accumulatorBits)) +
            c.registerAreaPerBit * regBits + c.adderAreaPerBit * adderBits +
            c.sramAreaPerBit * sramBits + c.wireAreaPerBit * double(m.wires + m.linkBits);
-  m.energy = double(m.macs) * (c.macEnergyPerBit2 * mult + c.adderEnergyPerBit * double(m.accumulatorBits)) +
+  m.energy = double(m.macs) *
+                 (c.macEnergyPerBit2 * mult + c.adderEnergyPerBit * double(m.accumulatorBits)) +
              dynamicEnergy;
   return m;
 }
