@@ -6,6 +6,7 @@
 #include "VerilogText.h"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace rubick::emit::detail {
@@ -118,18 +119,21 @@ void TopWriter::sequencer() {
      << "    end else if (!last) begin\n"
      << "      cnt <= cnt + " << ulit(1, cw) << ";\n"
      << "    end else begin\n";
-  phaseChain("            kofs <= kofs + " + modLit(t.keyStep, ka) + ";\n" +
-                 "            vofs <= vofs + " + modLit(t.valueStep, va) + ";\n",
-             " // PH_NORM: the next head\n"
-             "          phase <= PH_Q;\n"
-             "          head <= head + " +
-                 ulit(1, hw) + ";\n" + "          blk <= " + ulit(0, bw) + ";\n" +
-                 "          kofs <= " + ulit(0, ka) + ";\n" + "          vofs <= " + ulit(0, va) +
-                 ";\n" + "          kleft <= " + ulit(p.s, jl) + ";\n" + "          qhb <= qhb + " +
-                 modLit(p.qSize / p.heads, qa) + ";\n" + "          khb <= khb + " +
-                 modLit(p.kSize / p.heads, ka) + ";\n" + "          vhb <= vhb + " +
-                 modLit(p.vSize / p.heads, va) + ";\n" + "          ohb <= ohb + " +
-                 modLit(p.oSize / p.heads, oa) + ";\n");
+  std::ostringstream next, norm;
+  next << "            kofs <= kofs + " << modLit(t.keyStep, ka) << ";\n"
+       << "            vofs <= vofs + " << modLit(t.valueStep, va) << ";\n";
+  norm << " // PH_NORM: the next head\n"
+       << "          phase <= PH_Q;\n"
+       << "          head <= head + " << ulit(1, hw) << ";\n"
+       << "          blk <= " << ulit(0, bw) << ";\n"
+       << "          kofs <= " << ulit(0, ka) << ";\n"
+       << "          vofs <= " << ulit(0, va) << ";\n"
+       << "          kleft <= " << ulit(p.s, jl) << ";\n"
+       << "          qhb <= qhb + " << modLit(p.qSize / p.heads, qa) << ";\n"
+       << "          khb <= khb + " << modLit(p.kSize / p.heads, ka) << ";\n"
+       << "          vhb <= vhb + " << modLit(p.vSize / p.heads, va) << ";\n"
+       << "          ohb <= ohb + " << modLit(p.oSize / p.heads, oa) << ";\n";
+  phaseChain(next.str(), norm.str());
   os << "    end\n"
      << "  end\n\n";
 }

@@ -6,6 +6,7 @@
 
 #include "VerilogText.h"
 
+#include <sstream>
 #include <stdexcept>
 
 namespace rubick::emit::detail {
@@ -124,10 +125,12 @@ void TopWriter::coreSequencer() {
      << "      cnt <= cnt + " << ulit(1, cw) << ";\n"
      << "    end else begin\n";
   // A step ends after ACC: the next block runs at the next start.
-  phaseChain("", " // PH_NORM: the run is over\n"
-                 "          phase <= PH_Q;\n"
-                 "          blk <= " +
-                     ulit(0, bw) + ";\n" + "          kleft <= " + ulit(p.s, jl) + ";\n");
+  std::ostringstream norm;
+  norm << " // PH_NORM: the run is over\n"
+       << "          phase <= PH_Q;\n"
+       << "          blk <= " << ulit(0, bw) << ";\n"
+       << "          kleft <= " << ulit(p.s, jl) << ";\n";
+  phaseChain("", norm.str());
   os << "    end\n"
      << "  end\n\n";
 }
