@@ -37,10 +37,18 @@
 //     the same tensor is stored in this phase) the cycle after that store's done;
 //   - E(k) = the cycle of the last done pulse of the phase's work (P(k) if it has none), and
 //     P(k+1) = E(k) + 1: one cycle between phases.
+// Chained core runs (CHAIN = 1, for a core built with rubick_ctrl's CHAIN): the core's part of
+// a phase ends at its core_next pulse (its last array tile reached the point where another
+// could start) instead of core_done, and its run goes on draining while the next phase's run
+// fills the array; core_done then marks the end of that drain. Every load and store of a phase
+// starts only after the core_done of the run before the phase's own (the drain still reads
+// the inputs' halves the loads overwrite and writes the outputs the stores read): no earlier
+// than the cycle after that pulse.
 // busy is high in cycles 1 .. E(N); done is a one-cycle pulse in cycle E(N) + 1. So with start
 // at edge 0, done comes in cycle 1 + sum over the N + 2 phases of (E(k) - P(k) + 1), and a
 // phase without conflicts lasts 1 + max(core cycles, sum over its loads of (d + 1) - 1, the same
-// over its stores), d = cycles from a transfer's start to its done. core_start, ld_start and
+// over its stores), d = cycles from a transfer's start to its done (core cycles: to core_next
+// with CHAIN). core_start, ld_start and
 // st_start are logic of registers only (no path from an input). A done pulse (core_done,
 // ld_done[t], st_done[t]) must come at least one cycle after its start (it is taken only while
 // its work is in flight; others are ignored). ld_addr/ld_rows/ld_cols and st_* of a tensor are
@@ -62,6 +70,7 @@
 //   ROWS, COLS, TROWS, TCOLS, EBYTES  NT x 32 bits, all >= 1: tile, tensor, bytes per element.
 //             With a row loop of EXT e: (e - 1) * ROWS < TROWS <= e * ROWS; without one:
 //             TROWS <= ROWS (the same for columns). Violations fail elaboration on purpose.
+//   CHAIN     1: chained core runs (above); 0: core_next is ignored
 // Ports, per tensor t: base[t*ADDR_W +: ADDR_W], ld_addr/st_addr the same, ld_rows, ld_cols,
 // st_rows, st_cols [t*DIM_W +: DIM_W], bit t of half, acc_zero, ld_start, ld_done, st_start,
 // st_done. Inputs' st_* outputs are 0.
@@ -82,7 +91,8 @@ module rubick_buf_seq #(
   parameter [NT*32-1:0] COLS = {NT{32'd1}},
   parameter [NT*32-1:0] TROWS = {NT{32'd1}},
   parameter [NT*32-1:0] TCOLS = {NT{32'd1}},
-  parameter [NT*32-1:0] EBYTES = {NT{32'd1}}
+  parameter [NT*32-1:0] EBYTES = {NT{32'd1}},
+  parameter integer CHAIN = 0
 ) (
   input  wire                 clk,
   input  wire                 rst,
@@ -92,6 +102,7 @@ module rubick_buf_seq #(
   input  wire [NT*ADDR_W-1:0] base,
   output reg                  core_start,
   input  wire                 core_done,
+  input  wire                 core_next,
   output reg  [       NT-1:0] half,
   output reg  [       NT-1:0] acc_zero,
   output wire [       NT-1:0] ld_start,
@@ -119,6 +130,14 @@ module rubick_buf_seq #(
   reg  [NT-1:0] ld_pend, st_pend;  // transfers of this phase not started yet
   reg  [NT-1:0] ld_cur, st_cur;  // the transfer in flight (one-hot)
   reg           core_busy;
+  // CHAIN: core runs started and not yet done (at most two), and whether the run before this
+  // phase's own is still draining (the phase's transfers wait).
+  reg  [   1:0] open;
+  reg           tail;
+  wire          core_fin = CHAIN != 0 ? core_next : core_done;
+  wire          core_end = core_done && (open != 2'd0);
+  wire [   1:0] open_after = open - {1'b0, core_end};
+  wire          gate = CHAIN != 0 && tail;
 
   wire [NT-1:0] h_rs, h_load, h_az, h_st;  // the record of the head's step
   wire [NL-1:0] at_zero, at_last, inner_zero, inner_last, ext_many;
@@ -127,7 +146,7 @@ module rubick_buf_seq #(
 
   wire          ld_fin = |(ld_done & ld_cur);
   wire          st_fin = |(st_done & st_cur);
-  wire          work_left = core_start | (core_busy & ~core_done) | (|ld_pend) |
+  wire          work_left = core_start | (core_busy & ~core_fin) | (|ld_pend) |
                             ((|ld_cur) & ~ld_fin) | (|st_pend) | ((|st_cur) & ~st_fin);
   wire          phase_end = busy & ~work_left;
   wire          launch = start & ~busy;
@@ -138,8 +157,8 @@ module rubick_buf_seq #(
   // Loads and stores in ascending t, one at a time; a load waits for its tensor's store.
   wire [NT-1:0] ld_first = ld_pend & (~ld_pend + T_ONE);
   wire [NT-1:0] st_first = st_pend & (~st_pend + T_ONE);
-  assign ld_start = (|ld_cur) ? T_ZERO : ld_first & ~(st_pend | st_cur);
-  assign st_start = (|st_cur) ? T_ZERO : st_first;
+  assign ld_start = (|ld_cur || gate) ? T_ZERO : ld_first & ~(st_pend | st_cur);
+  assign st_start = (|st_cur || gate) ? T_ZERO : st_first;
 
   always @(posedge clk) begin
     if (rst) begin
@@ -160,10 +179,14 @@ module rubick_buf_seq #(
       st_cur    <= T_ZERO;
       core_start <= 1'b0;
       core_busy <= 1'b0;
+      open      <= 2'd0;
+      tail      <= 1'b0;
     end else begin
       done       <= 1'b0;
       core_start <= 1'b0;
-      core_busy  <= core_start | (core_busy & ~core_done);
+      core_busy  <= core_start | (core_busy & ~core_fin);
+      open       <= open_after + {1'b0, core_start};
+      tail       <= shift ? (open_after != 2'd0) && !launch : tail & ~core_end;
       ld_pend    <= ld_pend & ~ld_start;
       st_pend    <= st_pend & ~st_start;
       if (|ld_start) ld_cur <= ld_start;

@@ -21,6 +21,20 @@
 //   With N = product of EXTENTS, start sampled at edge 0 gives busy in cycles
 //   1 .. (N-1)*INTERVAL + T and done from the cycle after.
 //   Connect step to every rubick_agu's step.
+//   next: busy, the last tile, tau = TAU_FIRST + INTERVAL - 1 (where a following tile would
+//     start): from here a chained run could take over (CHAIN below).
+//   run_done: a one-cycle pulse in the cycle after a run's last tile has passed TAU_LAST
+//     (whether it was the current tile then or, after a chain, the previous one); without a
+//     chain it rises with done.
+//
+// Chained runs (CHAIN = 1): start sampled while busy in the last tile at tau >= TAU_FIRST +
+//   INTERVAL - 1 steps into a new run instead of being ignored: the counters wrap to 0 as after
+//   the last tile, busy stays 1, done stays 0, and the last tile goes on as the previous tile
+//   (prev_on, tau_prev, stamps_prev) until its TAU_LAST, so the fill of the new run overlaps the
+//   drain of the old one. The new run's tile 0 starts in the cycle after the edge that sampled
+//   start, as after a start while idle; the previous tile is then INTERVAL cycles or more
+//   ahead, so tau_prev is a counter of its own here (tau + INTERVAL otherwise). step is then
+//   also high in the cycle of such a start (combinational from start).
 //
 // Parameters:
 //   TW         width of tau (signed)
@@ -32,6 +46,7 @@
 //   OW         width of each stamp counter; counter i is stamps[i*OW +: OW]
 //   INTERVAL   cycles between the starts of consecutive tiles, 1 .. T (and 2*INTERVAL >= T: at
 //              most two tiles in flight)
+//   CHAIN      1: chained runs (above); 0: start while busy is ignored
 `default_nettype none
 
 module rubick_ctrl #(
@@ -41,7 +56,8 @@ module rubick_ctrl #(
   parameter NDIM = 1,
   parameter [NDIM*32-1:0] EXTENTS = 1,
   parameter OW = 16,
-  parameter INTERVAL = TAU_LAST - TAU_FIRST + 1
+  parameter INTERVAL = TAU_LAST - TAU_FIRST + 1,
+  parameter CHAIN = 0
 ) (
   input  wire                 clk,
   input  wire                 rst,
@@ -53,7 +69,9 @@ module rubick_ctrl #(
   output wire [ NDIM*OW-1:0]  stamps,
   output wire                 prev_on,
   output wire signed [TW-1:0] tau_prev,
-  output reg  [ NDIM*OW-1:0]  stamps_prev
+  output reg  [ NDIM*OW-1:0]  stamps_prev,
+  output wire                 next,
+  output reg                  run_done
 );
 
   localparam signed [TW-1:0] TAU_ONE = 1;
@@ -99,9 +117,13 @@ module rubick_ctrl #(
 
   // has_prev: the current tile is not tile 0.
   reg has_prev;
+  // chain: a start that continues into a new run (CHAIN only).
+  wire chain;
+  // The previous tile is the last one of a run (only after a chain).
+  wire prev_last;
 
-  assign step = busy && (last_tile ? (tau == TAU_LAST) : (tau == TAU_NEXT));
-  assign tau_prev = tau + TAU_INTERVAL;
+  assign next = busy && last_tile && (tau == TAU_NEXT);
+  assign step = busy && (last_tile ? (tau == TAU_LAST || chain) : (tau == TAU_NEXT));
 
   genvar i;
   generate
@@ -114,10 +136,39 @@ module rubick_ctrl #(
       rubick_ctrl_parameter_INTERVAL_must_be_half_to_whole_tile u_error ();
     end
 
-    if (INTERVAL < TILE) begin : g_overlap
+    if (CHAIN != 0 && INTERVAL < TILE) begin : g_chain
+      // The previous tile's own tau, and whether it is still running.
+      reg signed [TW-1:0] tau_p;
+      reg live, last_p;
+      assign chain = last_tile && start && (tau >= TAU_NEXT);
+      assign prev_on = busy && live;
+      assign tau_prev = tau_p;
+      assign prev_last = last_p;
+      always @(posedge clk) begin
+        if (rst || launch) begin
+          live   <= 1'b0;
+          last_p <= 1'b0;
+          tau_p  <= TAU_FIRST;
+        end else if (step) begin
+          live   <= tau != TAU_LAST;
+          last_p <= last_tile;
+          tau_p  <= tau + TAU_ONE;
+        end else begin
+          live  <= live && (tau_p != TAU_LAST);
+          tau_p <= tau_p + TAU_ONE;
+        end
+      end
+      wire unused_chain_ok = &{1'b0, has_prev, TAU_INTERVAL, PREV_LAST};
+    end else if (INTERVAL < TILE) begin : g_overlap
+      assign chain = 1'b0;
+      assign prev_last = 1'b0;
       assign prev_on = busy && has_prev && (tau <= PREV_LAST);
+      assign tau_prev = tau + TAU_INTERVAL;
     end else begin : g_no_overlap
+      assign chain = 1'b0;
+      assign prev_last = 1'b0;
       assign prev_on = 1'b0;
+      assign tau_prev = tau + TAU_INTERVAL;
       wire unused_has_prev = has_prev;  // exempt from UNUSED warnings by its name
     end
 
@@ -154,6 +205,13 @@ module rubick_ctrl #(
     else if (step) stamps_prev <= stamps;
   end
 
+  // The run whose last tile passes TAU_LAST now, as the current tile or the previous one.
+  always @(posedge clk) begin
+    if (rst) run_done <= 1'b0;
+    else run_done <= busy && ((last_tile && tau == TAU_LAST) || (prev_on && prev_last &&
+                                                                  tau_prev == TAU_LAST));
+  end
+
   always @(posedge clk) begin
     if (rst) begin
       busy     <= 1'b0;
@@ -172,7 +230,7 @@ module rubick_ctrl #(
     end else begin
       tau      <= TAU_FIRST;
       has_prev <= 1'b1;
-      if (last_tile) begin
+      if (last_tile && !chain) begin
         busy <= 1'b0;
         done <= 1'b1;
       end

@@ -17,6 +17,12 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
   for (int l : order)
     c.ext.push_back(m.tileCount[static_cast<size_t>(l)]);
   if (c.ext.empty()) c.ext.push_back(1);
+  if (m.core.chain) {
+    // From the next pulse (tau = TAU_FIRST + I - 1 of the last array tile) to the run_done one
+    // (the cycle after its TAU_LAST).
+    c.chain = true;
+    c.coreTail = m.core.schedule.tileCycles - m.core.schedule.interval + 1;
+  }
   auto position = [&](int loop) {
     for (size_t i = 0; i < order.size(); ++i)
       if (order[i] == loop) return static_cast<int>(i);
@@ -155,8 +161,11 @@ SeqTimeline sequencerTimeline(const SequencerConfig& c, const std::vector<uint64
                               const SeqDelay& delay) {
   SeqTimeline e;
   int64_t p = 1;
+  // Chained runs: the cycle after the core_done of the latest run started (0: none).
+  int64_t drained = 0;
   for (SeqWork& w : sequencerWork(c, bases)) {
     int64_t last = p;
+    const int64_t from = std::max(p, drained);
     auto issue = [&](SeqEvent ev, int64_t start) {
       ev.start = start;
       ev.done = start + std::max<int64_t>(1, delay(ev));
@@ -167,13 +176,14 @@ SeqTimeline sequencerTimeline(const SequencerConfig& c, const std::vector<uint64
     if (w.core) {
       SeqEvent core;
       core.step = w.step;
-      issue(core, p);
+      const int64_t next = issue(core, p);
+      if (c.chain) drained = next + c.coreTail + 1;
     }
     std::vector<int64_t> stored;
-    int64_t next = p;
+    int64_t next = from;
     for (const SeqEvent& ev : w.stores)
       stored.push_back(next = issue(ev, next) + 1);
-    next = p;
+    next = from;
     for (size_t i = 0; i < w.loads.size(); ++i) {
       const int64_t s = w.after[i] >= 0 ? std::max(next, stored[size_t(w.after[i])]) : next;
       next = issue(w.loads[i], s) + 1;

@@ -126,26 +126,29 @@ MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::Mem
   DramBanks banks(dram);
   SeqTimeline tl;
   int64_t p = 1;
+  // Chained runs: the cycle after the core_done of the latest run started (BufferSequence.h).
+  int64_t drained = 0;
   for (const SeqWork& w : sequencerWork(c, r.bases)) {
     const std::vector<BurstRecord> none;
-    ChannelReplay st = timer.stores(w, p, banks, none);
-    ChannelReplay ld = timer.loads(w, p, banks, st);
+    const int64_t from = std::max(p, drained);
+    ChannelReplay st = timer.stores(w, from, banks, none);
+    ChannelReplay ld = timer.loads(w, from, banks, st);
     // With both channels busy, each is timed again against the other's latest bursts until
     // the stores come out as before (the loads, timed against them, then do too).
     bool storesLast = !w.stores.empty();
     if (!w.stores.empty() && !w.loads.empty())
       for (int i = 0;; ++i) {
-        ChannelReplay again = timer.stores(w, p, banks, ld.records);
+        ChannelReplay again = timer.stores(w, from, banks, ld.records);
         const bool settled = again.records == st.records && again.done == st.done;
         st = std::move(again);
         if (settled) break;
         if (i + 1 == kMaxDramReplays) {
           ++r.unsettledPhases;
-          ld = timer.loads(w, p, banks, st);
+          ld = timer.loads(w, from, banks, st);
           storesLast = false;
           break;
         }
-        ld = timer.loads(w, p, banks, st);
+        ld = timer.loads(w, from, banks, st);
       }
     r.rowHits += st.banks().hits + ld.banks().hits;
     r.rowMisses += st.banks().misses + ld.banks().misses;
@@ -162,14 +165,16 @@ MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::Mem
     if (w.core) {
       SeqEvent core;
       core.step = w.step;
-      add(core, p, p + std::max<int64_t>(1, coreCycles(m, w.step)));
+      const int64_t next = p + std::max<int64_t>(1, coreCycles(m, w.step));
+      add(core, p, next);
+      if (c.chain) drained = next + c.coreTail + 1;
     }
-    int64_t next = p;
+    int64_t next = from;
     for (size_t i = 0; i < w.stores.size(); ++i) {
       add(w.stores[i], next, st.done[i]);
       next = st.done[i] + 1;
     }
-    next = p;
+    next = from;
     for (size_t i = 0; i < w.loads.size(); ++i) {
       const int64_t s = w.after[i] >= 0 ? std::max(next, st.done[size_t(w.after[i])] + 1) : next;
       add(w.loads[i], s, ld.done[i]);

@@ -138,6 +138,21 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
     }
     m.tensors.push_back(std::move(x));
   }
+  // Chained runs as the explorer chose them, where they are safe (dse/Memory.h): overlapping
+  // array tiles, and no output read back by the next run before the previous run wrote it.
+  const dse::Schedule& s = m.core.schedule;
+  bool outputsMove = !t.order.empty();
+  for (const TensorTransfer& x : m.tensors) {
+    if (!v.accesses[x.access].write || (!x.indexedBy.empty() && x.indexedBy.back())) continue;
+    // Otherwise the first and the last array tile must write different elements.
+    const TensorPlan& tp = m.core.tensors[x.access];
+    bool apart = false;
+    for (size_t o = 0; o < m.core.outer.size() && o < tp.strides.size(); ++o)
+      apart |= m.core.outer[o].extent > 1 && tp.strides[o] != 0;
+    outputsMove &= apart;
+  }
+  m.core.chain =
+      t.chain && s.interval < s.tileCycles && (s.interval + 1 >= s.intervalCarry || outputsMove);
   return m;
 }
 
@@ -146,7 +161,9 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
 namespace rubick::arch {
 
 int64_t coreCycles(const MemoryPlan& m, int64_t step) {
-  if (m.stepCycles.empty()) return m.core.schedule.latency + 1;
+  const dse::Schedule& s = m.core.schedule;
+  if (m.core.chain) return s.tiles * s.interval;
+  if (m.stepCycles.empty()) return s.latency + 1;
   return m.stepCycles.at(static_cast<size_t>(step));
 }
 

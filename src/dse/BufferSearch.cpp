@@ -325,7 +325,9 @@ std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
   const std::shared_ptr<const detail::SearchResult> r =
       detail::cached<detail::SearchResult>(cache, key, search);
   if (!r->found) return std::nullopt;
-  return BufferChoice{in.dataflow(r->chunking), cs[r->chunking].schedule, r->tiling, r->metrics};
+  BufferTiling tiling = r->tiling;
+  tiling.chain = r->metrics.chained; // whichever search found it
+  return BufferChoice{in.dataflow(r->chunking), cs[r->chunking].schedule, tiling, r->metrics};
 }
 
 } // namespace rubick::dse

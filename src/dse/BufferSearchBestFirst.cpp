@@ -257,7 +257,7 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
         for (size_t l = 0; l < n; ++l)
           sizeScratch[l] = s.sizes[l][l == sweep ? k : at[l]];
         const int64_t core =
-            phases * t * corePhase(full * f, p.tileCycles, coreInterval(p, sizeScratch));
+            phases * t * corePhaseLow(full * f, p.tileCycles, coreInterval(p, sizeScratch));
         const int64_t bound = ends + in0 + out + std::max({core, reads - in0, writes - out});
         if (best && bound > best->cycles) continue;
         if (sweep < n) at[sweep] = k;
@@ -296,13 +296,15 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
     const int64_t interval = coreInterval(p, t.size);
     for (size_t k = 0; k < profiles->orders.size(); ++k) {
       const OrderProfile& o = profiles->orders[k];
-      const int64_t cycles = o.cycles(p.tileCycles, interval);
+      bool chain = false;
+      const int64_t cycles = o.cycles(p.tileCycles, interval, p.intervalCarry, &chain);
       const int64_t bus = o.busBeats * p.memory.bytesPerCycle;
       if (best && std::tie(cycles, bus, c.bankBytes, t.size, o.order) >=
                       std::tie(best->cycles, best->busBytes, best->bankBytes, best->tiling.size,
                                best->tiling.order))
         continue;
-      best = Best{cycles, bus, c.bankBytes, c.chunking, BufferTiling{t.size, o.order}, profiles, k};
+      best = Best{cycles,   bus, c.bankBytes, c.chunking, BufferTiling{t.size, o.order, chain},
+                  profiles, k};
     }
   }
   if (!best) return {};

@@ -196,7 +196,7 @@ namespace detail {
 MemoryMetrics profileMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w,
                              const OrderProfile& o) {
   const int64_t beatBytes = p.memory.bytesPerCycle;
-  const OrderProfile::Sum s = o.sum(p.tileCycles, coreInterval(p, t.size));
+  const OrderProfile::Sum s = o.sum(p.tileCycles, coreInterval(p, t.size), p.intervalCarry);
   MemoryMetrics m;
   m.bufferTiles = w.tiles;
   m.tensors.resize(p.view->accesses.size());
@@ -206,6 +206,7 @@ MemoryMetrics profileMetrics(const MemoryProblem& p, const BufferTiling& t, cons
   }
   m.cycles = s.cycles;
   m.computeCycles = s.computeCycles;
+  m.chained = s.chained;
   m.memoryBound = s.transferCycles > s.computeCycles;
   finishMetrics(p, t, w, m);
   return m;

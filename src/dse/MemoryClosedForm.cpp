@@ -103,6 +103,11 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
   for (size_t a = 0; a < accesses; ++a)
     for (size_t i = 0; i < levels; ++i)
       if (dep(a, order[i])) deepest_[a] = int(i);
+  pr.outputsMove = levels > 0;
+  for (size_t a = 0; a < accesses; ++a)
+    if (v.accesses[a].write && deepest_[a] != int(levels) - 1 &&
+        !severalArrayTiles(*p_, full_, [&](int l) { return dep(a, l); }))
+      pr.outputsMove = false;
 
   // Per level, the classes of its index: first, middle (tiles - 3 of them), next to last, last.
   std::vector<std::array<Class, 4>>& classes = classes_;
@@ -179,6 +184,7 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
       pr.readBeats[a] += count * b;
       pr.busBeats += count * b;
     }
+    if (jIn < 0) pr.load0 = load;
     terms_.push_back({count, load, store});
     size_t i = 0;
     for (; i < levels; ++i) {
@@ -201,24 +207,37 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
   return pr;
 }
 
-OrderProfile::Sum OrderProfile::sum(int64_t tileCycles, int64_t interval) const {
-  const int64_t core = corePhase(fullTiles, tileCycles, interval);
+OrderProfile::Sum OrderProfile::sum(int64_t tileCycles, int64_t interval,
+                                    int64_t intervalCarry) const {
   Sum s;
-  s.cycles = s.transferCycles = in0 + outLast;
+  s.transferCycles = in0 + outLast;
   s.computeCycles = phases * coreRun(fullTiles, tileCycles, interval);
-  for (const Term& t : terms) {
-    s.cycles += t.count * std::max({core, t.load, t.store});
+  for (const Term& t : terms)
     s.transferCycles += t.count * std::max(t.load, t.store);
-  }
+  s.cycles = cycles(tileCycles, interval, intervalCarry, &s.chained);
+  // Chained runs fill and drain the array once for all buffer tiles.
+  if (s.chained) s.computeCycles = phases * fullTiles * interval + tileCycles - interval;
   return s;
 }
 
-int64_t OrderProfile::cycles(int64_t tileCycles, int64_t interval) const {
+int64_t OrderProfile::cycles(int64_t tileCycles, int64_t interval, int64_t intervalCarry,
+                             bool* chained) const {
   const int64_t core = corePhase(fullTiles, tileCycles, interval);
   int64_t c = in0 + outLast;
   for (const Term& t : terms)
     c += t.count * std::max({core, t.load, t.store});
-  return c;
+  if (chained) *chained = false;
+  if (!mayChain(phases, fullTiles, tileCycles, interval, intervalCarry, outputsMove)) return c;
+  // Chained: every phase but the first tile's waits g for its transfers (include/rubick/dse/
+  // Memory.h); the first tile's phase is one of the terms, taken out again.
+  const int64_t cc = chainedCorePhase(fullTiles, interval), g = chainGate(tileCycles, interval);
+  auto gated = [g](int64_t x) { return x > 0 ? g + x : 0; };
+  int64_t ch = in0 + gated(outLast) - std::max({cc, gated(load0)}) + std::max(cc, load0);
+  for (const Term& t : terms)
+    ch += t.count * std::max({cc, gated(t.load), gated(t.store)});
+  if (ch >= c) return c;
+  if (chained) *chained = true;
+  return ch;
 }
 
 } // namespace rubick::dse::detail

@@ -57,6 +57,40 @@ inline int64_t corePhase(int64_t fullTiles, int64_t tileCycles, int64_t interval
   return coreRun(fullTiles, tileCycles, interval) + 2;
 }
 
+/// The same with chained runs: to the point where the next run may start, n I + 1.
+inline int64_t chainedCorePhase(int64_t fullTiles, int64_t interval) {
+  return fullTiles * interval + 1;
+}
+
+/// How far into a phase its transfers wait for the previous run's drain: g = T - I + 1.
+inline int64_t chainGate(int64_t tileCycles, int64_t interval) {
+  return tileCycles - interval + 1;
+}
+
+/// The shorter of the two core phases, for lower bounds.
+inline int64_t corePhaseLow(int64_t fullTiles, int64_t tileCycles, int64_t interval) {
+  const int64_t plain = corePhase(fullTiles, tileCycles, interval);
+  return interval < tileCycles ? std::min(plain, chainedCorePhase(fullTiles, interval)) : plain;
+}
+
+/// Whether a buffer tile of these sizes holds several array tiles along the loops `dep` names:
+/// then its first and last array tiles touch different elements of a tensor indexed by them.
+template <class Dep>
+bool severalArrayTiles(const MemoryProblem& p, const std::vector<int64_t>& size, Dep dep) {
+  for (size_t l = 0; l < size.size(); ++l)
+    if (dep(int(l)) && ceilDiv(std::min(size[l], p.view->extent[l]), p.arrayTile[l]) > 1)
+      return true;
+  return false;
+}
+
+/// Whether chained runs are allowed (include/rubick/dse/Memory.h): several buffer tiles of
+/// several overlapping array tiles, and no output read back before its last write.
+inline bool mayChain(int64_t phases, int64_t fullTiles, int64_t tileCycles, int64_t interval,
+                     int64_t intervalCarry, bool outputsMove) {
+  return phases > 1 && fullTiles > 1 && interval < tileCycles &&
+         (interval + 1 >= intervalCarry || outputsMove);
+}
+
 /// The cycle sum of one order of one set of buffer tile sizes, in closed form, without the array
 /// tile's cycles: the terms (count, load chain, store chain) of its tile classes, merged when
 /// equal. Every design with the same sizes, array tile and DMA lanes shares it
@@ -70,17 +104,25 @@ struct OrderProfile {
   int64_t fullTiles = 0;        // array tiles in a full buffer tile
   int64_t phases = 0;           // buffer tiles
   int64_t in0 = 0, outLast = 0; // cycles of the first tile's loads, the last tile's stores
-  int64_t busBeats = 0;         // read + written
+  int64_t load0 = 0;            // the load chain of the first tile's phase (step 0)
+  // Every output's tile changes at every step, or its first array tile in a buffer tile is
+  // apart from the last: no run reads back what the run before still writes.
+  bool outputsMove = false;
+  int64_t busBeats = 0;                       // read + written
   std::vector<int64_t> readBeats, writeBeats; // per access, over the whole run
   std::vector<Term> terms;
 
   struct Sum {
     int64_t cycles = 0, computeCycles = 0, transferCycles = 0;
+    bool chained = false;
   };
-  /// The cycles with `tileCycles` per array tile, one starting every `interval` cycles.
-  Sum sum(int64_t tileCycles, int64_t interval) const;
-  /// Only the cycles (the search's hot loop).
-  int64_t cycles(int64_t tileCycles, int64_t interval) const;
+  /// The cycles with `tileCycles` per array tile, one starting every `interval` cycles (and
+  /// `intervalCarry` with an output carried into the next array tile), runs chained when that
+  /// is allowed and faster.
+  Sum sum(int64_t tileCycles, int64_t interval, int64_t intervalCarry) const;
+  /// Only the cycles (the search's hot loop), and whether they are chained.
+  int64_t cycles(int64_t tileCycles, int64_t interval, int64_t intervalCarry,
+                 bool* chained = nullptr) const;
 };
 
 /// Every order the search tries for one set of sizes, with its profile.

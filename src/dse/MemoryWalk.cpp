@@ -66,7 +66,10 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
   const int64_t fullTiles = detail::arrayTiles(p, w.full);
   const int64_t interval = detail::coreInterval(p, t.size);
   const int64_t core = detail::corePhase(fullTiles, p.tileCycles, interval);
-  int64_t cycles = 0, transferTotal = 0;
+  const int64_t cc = detail::chainedCorePhase(fullTiles, interval);
+  const int64_t g = detail::chainGate(p.tileCycles, interval);
+  auto gated = [g](int64_t x) { return x > 0 ? g + x : 0; };
+  int64_t cycles = 0, chainCycles = 0, transferTotal = 0;
   for (size_t k = 0; k <= n + 1; ++k) { // phase k - 1
     int64_t loads = 0, stores = 0;
     std::vector<int64_t> storeEnd(accesses, -1);
@@ -80,10 +83,23 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
           loads = std::max(loads, storeEnd[a]) + tileTransferCycles(p, a, sizes(tiles[k]), true);
     const bool compute = k >= 1 && k <= n;
     cycles += std::max({compute ? core : 0, loads, stores});
+    // Chained runs: the phases after the first tile's wait for the previous run's drain.
+    chainCycles += k <= 1 ? std::max({compute ? cc : 0, loads, stores})
+                          : std::max({compute ? cc : 0, gated(loads), gated(stores)});
     transferTotal += std::max(loads, stores);
     if (compute) m.computeCycles += detail::coreRun(fullTiles, p.tileCycles, interval);
   }
-  m.cycles = cycles;
+  bool outputsMove = !w.levels.empty();
+  for (size_t a = 0; a < accesses && outputsMove; ++a)
+    if (v.accesses[a].write && !w.dep[a][size_t(w.levels.back().loop)] &&
+        !detail::severalArrayTiles(p, w.full, [&](int l) { return w.dep[a][size_t(l)] != 0; }))
+      outputsMove = false;
+  m.chained = detail::mayChain(int64_t(n), fullTiles, p.tileCycles, interval, p.intervalCarry,
+                               outputsMove) &&
+              chainCycles < cycles;
+  m.cycles = m.chained ? chainCycles : cycles;
+  // Chained runs fill and drain the array once for all buffer tiles.
+  if (m.chained) m.computeCycles = int64_t(n) * fullTiles * interval + p.tileCycles - interval;
   m.memoryBound = transferTotal > m.computeCycles;
   detail::finishMetrics(p, t, w, m);
   return m;

@@ -123,6 +123,7 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
   for (int l : m.tiling.order)
     order.push_back(v.loops[static_cast<size_t>(l)]);
   j["buffer_order"] = order;
+  j["chained_runs"] = core.chain; // docs/memory.md, "Chained runs"
   j["dataflow"] = {{"spec", pt.dataflow.p ? dataflow::toSpec(pt.dataflow, v) : ""},
                    {"core_spec", core.spec},
                    {"array", {{"p", core.p}, {"q", core.q}}}};

@@ -225,12 +225,19 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
   };
 
   // Core.
-  os << "\n  // The core: one buffer tile per core_start; core_done is the cycle after its last "
-        "busy one.\n"
-     << "  wire core_start, core_done, core_busy;\n"
-     << "  reg core_busy_q;\n"
-     << "  always @(posedge aclk) core_busy_q <= aresetn && core_busy;\n"
-     << "  assign core_done = core_busy_q && !core_busy;\n";
+  if (core.chain)
+    os << "\n  // The core: one buffer tile per core_start, its runs chained: core_next where the "
+          "next run may\n  // start, core_done the cycle after the run's last array tile ends.\n"
+       << "  wire core_start, core_done, core_next, core_busy;\n";
+  else
+    os << "\n  // The core: one buffer tile per core_start; core_done is the cycle after its last "
+          "busy one.\n"
+       << "  wire core_start, core_done, core_next, core_busy;\n"
+       << "  reg core_busy_q;\n"
+       << "  always @(posedge aclk) core_busy_q <= aresetn && core_busy;\n"
+       << "  assign core_done = core_busy_q && !core_busy;\n"
+       << "  assign core_next = 1'b0;\n";
+  if (core.chain) unused.add("core_busy");
   os << sequencerInstance(m, o, unused);
   channelMux(os, kReadChannel, "rd", "rsel", readers, "_ld_start", aw, dw);
   channelMux(os, kWriteChannel, "wr", "wsel", writers, "_st_start", aw, dw);
@@ -341,6 +348,7 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
   os << ";\n\n  " << name << "_core core (\n"
      << "    .clk(aclk), .rst(!aresetn), .start(core_start), .busy(core_busy), .done("
      << spare("core_done_level", 1) << ")";
+  if (core.chain) os << ",\n    .run_next(core_next), .run_done(core_done)";
   for (const std::string& c : corePorts)
     os << ",\n    " << c;
   os << ");\n\n" << unused.declaration() << "endmodule\n\n`default_nettype wire\n";

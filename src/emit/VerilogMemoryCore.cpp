@@ -44,23 +44,37 @@ void bankPair(std::ostream& os, const BankNames& b, const CoreAccess& c, bool dm
   };
   const std::string wdata = slice(b.id + "_dma_wdata", p, b.width);
   os << "  wire " << range(b.width) << " " << b.bank << "_q0, " << b.bank << "_q1;\n";
+  // Chained runs: the half each access uses (its context's), registered for the read data.
+  const std::string rh = b.bank + "_rh", wh = b.bank + "_wh";
+  if (b.chain)
+    os << "  wire " << rh << " = " << c.rdPrev << " ? " << b.id << "_half_p : " << b.id
+       << "_half_c;\n";
+  if (b.chain && !c.wdata.empty())
+    os << "  wire " << wh << " = " << c.wrPrev << " ? " << b.id << "_half_p : " << b.id
+       << "_half_c;\n";
   for (int h = 0; h < 2; ++h) {
-    // The core owns this half when its tensor's half says so; the DMA may use it otherwise.
-    const std::string core = h ? half : "!" + half;
+    const std::string is = h ? "" : "!";
+    // The core owns this half when its tensor's half says so (with chained runs: the half of a
+    // context that runs); the DMA may use it otherwise.
+    const std::string core =
+        b.chain ? "((busy && " + is + b.id + "_half_c) || (prev_on && " + is + b.id + "_half_p))"
+                : is + half;
+    const std::string coreRd = b.chain ? "(" + c.rd + ") && " + is + rh : c.rd;
+    const std::string coreWr = b.chain ? "(" + c.wr + ") && " + is + wh : c.wr;
     const std::string dmaW = we + " && " + (h ? msbW : "!" + msbW);
     const std::string dmaR = re + " && " + (h ? msbR : "!" + msbR);
-    std::string rdEn = core + " && (" + c.rd + ")", rdAddr = c.raddr;
+    std::string rdEn = core + " && (" + coreRd + ")", rdAddr = c.raddr;
     if (dmaRead) {
-      rdEn = core + " ? (" + c.rd + ") : (" + dmaR + ")";
+      rdEn = core + " ? (" + coreRd + ") : (" + dmaR + ")";
       rdAddr = core + " ? " + c.raddr + " : " + low(b.id + "_dma_raddr");
     }
     std::string wrEn = dmaW, wrAddr = low(b.id + "_dma_waddr"), wrData = wdata;
     if (!c.wdata.empty() && dmaWrite) {
-      wrEn = core + " ? (" + c.wr + ") : (" + dmaW + ")";
+      wrEn = core + " ? (" + coreWr + ") : (" + dmaW + ")";
       wrAddr = core + " ? " + c.waddr + " : " + wrAddr;
       wrData = core + " ? " + c.wdata + " : " + wdata;
     } else if (!c.wdata.empty()) {
-      wrEn = core + " && (" + c.wr + ")";
+      wrEn = core + " && (" + coreWr + ")";
       wrAddr = c.waddr;
       wrData = c.wdata;
     }
@@ -74,8 +88,15 @@ void bankPair(std::ostream& os, const BankNames& b, const CoreAccess& c, bool dm
        << "    .wr_addr(" << wrAddr << "),\n"
        << "    .wr_data(" << wrData << "));\n";
   }
-  os << "  assign " << c.rdata << " = " << half << " ? " << b.bank << "_q1 : " << b.bank
-     << "_q0;\n";
+  if (b.chain) {
+    os << "  reg " << b.bank << "_rsel;\n"
+       << "  always @(posedge clk) if (" << c.rd << ") " << b.bank << "_rsel <= " << rh << ";\n"
+       << "  assign " << c.rdata << " = " << b.bank << "_rsel ? " << b.bank << "_q1 : " << b.bank
+       << "_q0;\n";
+  } else {
+    os << "  assign " << c.rdata << " = " << half << " ? " << b.bank << "_q1 : " << b.bank
+       << "_q0;\n";
+  }
   if (dmaRead) {
     // The DMA's data comes the cycle after its read, from the half that read named.
     os << "  reg " << b.bank << "_dsel;\n"

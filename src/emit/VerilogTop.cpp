@@ -114,6 +114,8 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
      << "  input  wire start,\n"
      << "  output wire busy,\n"
      << "  output wire done";
+  const bool chain = memory && pl.chain;
+  if (chain) os << ",\n  output wire run_next,\n  output wire run_done";
   if (memory)
     memoryPorts(os, pl, *reload);
   else
@@ -139,14 +141,39 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
      << "  wire signed " << range(tw) << " tau, tau_prev;\n"
      << "  wire step, prev_on;\n"
      << "  wire " << range(nd * ow) << " stamps, stamps_prev;\n"
-     << "  rubick_ctrl #(.TW(" << tw << "), .TAU_FIRST(" << slit(sch.first, tw) << "), .TAU_LAST("
-     << slit(sch.last, tw) << "), .NDIM(" << nd << "), .EXTENTS(" << packed32(extents) << "), .OW("
-     << ow << "), .INTERVAL(" << sch.interval << ")) ctrl (\n"
+     << (chain ? "" : "  wire ctrl_next, ctrl_done;\n") << "  rubick_ctrl #(.TW(" << tw
+     << "), .TAU_FIRST(" << slit(sch.first, tw) << "), .TAU_LAST(" << slit(sch.last, tw)
+     << "), .NDIM(" << nd << "), .EXTENTS(" << packed32(extents) << "), .OW(" << ow
+     << "), .INTERVAL(" << sch.interval << ")" << (chain ? ", .CHAIN(1)" : "") << ") ctrl (\n"
      << "    .clk(clk), .rst(rst), .start(start), .busy(busy), .done(done), .tau(tau), "
         ".step(step), .stamps(stamps),\n"
-     << "    .prev_on(prev_on), .tau_prev(tau_prev), .stamps_prev(stamps_prev));\n"
+     << "    .prev_on(prev_on), .tau_prev(tau_prev), .stamps_prev(stamps_prev), .next("
+     << (chain ? "run_next" : "ctrl_next") << "), .run_done(" << (chain ? "run_done" : "ctrl_done")
+     << "));\n"
      << "  wire accept = start & ~busy;\n";
+  if (!chain) {
+    unused.add("ctrl_next");
+    unused.add("ctrl_done");
+  }
   unused.add("stamps");
+  if (chain) {
+    // Chained runs: the previous tile may belong to the run before, whose tensors use other
+    // halves (and acc_zero): each context keeps its own, latched when its run starts.
+    os << "  // Per context (current _c, previous tile _p): each tensor's half and acc_zero.\n";
+    for (const TensorPlan& t : pl.tensors) {
+      os << "  reg " << t.id << "_half_c, " << t.id << "_half_p;\n"
+         << "  always @(posedge clk) begin\n"
+         << "    if (start) " << t.id << "_half_c <= " << t.id << "_half;\n"
+         << "    if (step) " << t.id << "_half_p <= " << t.id << "_half_c;\n"
+         << "  end\n";
+      if (!t.bufferRecurs) continue;
+      os << "  reg " << t.id << "_acc_c, " << t.id << "_acc_p;\n"
+         << "  always @(posedge clk) begin\n"
+         << "    if (start) " << t.id << "_acc_c <= " << t.id << "_acc_zero;\n"
+         << "    if (step) " << t.id << "_acc_p <= " << t.id << "_acc_c;\n"
+         << "  end\n";
+    }
+  }
   // Overlapped tiles: while the previous tile still runs, every event is also checked in its
   // context (tau_prev, stamps_prev, each tensor's base_prev), and takes that context's address.
   const bool overlap = sch.interval < sch.tileCycles;
@@ -217,7 +244,11 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
           os << (k ? " &&" : "") << " ("
              << stampOf(f == first ? "stamps" : "stamps_prev", t.recurDims[k])
              << " == " << ulit(0, ow) << ")";
-        if (t.bufferRecurs) os << (t.recurDims.empty() ? " " : " && ") << id << "_acc_zero";
+        if (t.bufferRecurs)
+          os << (t.recurDims.empty() ? " " : " && ") << id
+             << (!chain       ? "_acc_zero"
+                 : f == first ? "_acc_c"
+                              : "_acc_p");
         os << (f == first ? "; // first visit of its partial sums\n"
                           : "; // ... of the previous tile\n");
       }
@@ -435,8 +466,12 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
       }
       if (memory) {
         if (t.output && !t.recurs) unused.add(rdata); // only the DMA reads it
-        bankPair(os, {id, bank, p, w, t.depth, aw}, {rd, raddr, wr, waddr, wdata, rdata},
-                 !t.output || (*reload)[ti], t.output);
+        // The previous context's part of a read or write (chained runs only; overlap then).
+        const std::string rdPrev = rd == "1'b0" ? rd : pn + "_rd_c1";
+        const std::string wrPrev = wr == "1'b0" ? wr : pn + "_wr_c1";
+        bankPair(os, {id, bank, p, w, t.depth, aw, chain},
+                 {rd, raddr, wr, waddr, wdata, rdata, rdPrev, wrPrev}, !t.output || (*reload)[ti],
+                 t.output);
         continue;
       }
       std::string hostW = "host_we && (host_wtensor == " + ulit(ti, ts) +

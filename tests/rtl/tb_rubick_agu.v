@@ -95,14 +95,15 @@ module tb_rubick_agu (
   wire p_step;
   wire unused_p_done;
   wire [3:0] unused_p_tau, unused_p_tau_prev;
-  wire unused_p_prev_on;
+  wire unused_p_prev_on, unused_p_next, unused_p_run_done;
   rubick_ctrl #(
     .TW(4), .TAU_FIRST(-4'sd1), .TAU_LAST(4'sd1), .NDIM(3), .EXTENTS({32'd2, 32'd1, 32'd3}),
     .OW(10), .INTERVAL(2)
   ) u_p_ctrl (
     .clk(clk), .rst(p_rst), .start(p_start), .busy(p_busy), .done(unused_p_done),
     .tau(unused_p_tau), .step(p_step), .stamps(p_stamps),
-    .prev_on(unused_p_prev_on), .tau_prev(unused_p_tau_prev), .stamps_prev(p_stamps_prev)
+    .prev_on(unused_p_prev_on), .tau_prev(unused_p_tau_prev), .stamps_prev(p_stamps_prev),
+    .next(unused_p_next), .run_done(unused_p_run_done)
   );
   rubick_agu #(
     .AW(12), .NDIM(3), .EXTENTS({32'd2, 32'd1, 32'd3}), .STRIDES({32'd300, 32'd40, 32'd5})

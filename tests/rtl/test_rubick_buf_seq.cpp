@@ -15,10 +15,14 @@
 // cycle) and its geometry (address, rows, cols), held until its done. Random start pulses while
 // busy must be ignored; one run per configuration is cut by rst, and the next must be exact.
 // Hand-derived numbers check the model itself (transfer counts, one closed-form done cycle).
+// Two configurations chain the core's runs (CHAIN): their fake core answers core_next after its
+// delay and core_done a drain later (the run's coreLo cycles: never longer than the next run),
+// and every transfer of a phase must wait for the drain of the run before the phase's own.
 #include "Vtb_rubick_buf_seq.h"
 #include "rtl_test.h"
 #include "rubick/arch/BufferSequence.h"
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -43,6 +47,7 @@ struct Config {
   std::vector<int64_t> ext; // tiles per loop of the order, outermost first
   int addrW, dimW;
   std::vector<Tensor> t;
+  bool chain = false;
 };
 
 // Must match tb_rubick_buf_seq.v.
@@ -93,6 +98,23 @@ const Config kConfigs[] = {
       {"C", true, {1, 2}, {0}, 1, 2, 4, 3, 11, 8, 2},
       {"A", false, {0, 1}, {}, 1, 0, 4, 5, 11, 7, 1},
       {"B", false, {0, 2}, {}, 0, 2, 5, 3, 7, 8, 1}}},
+    {"c8 GEMM (i,j,k) chained",
+     {3, 3, 3},
+     32,
+     5,
+     {{"A", false, {0, 2}, {}, 0, 2, 4, 4, 10, 9, 1},
+      {"B", false, {2, 1}, {}, 2, 1, 4, 3, 9, 7, 1},
+      {"C", true, {0, 1}, {}, 0, 1, 4, 3, 10, 7, 4}},
+     true},
+    {"c9 two outputs (k,i,j) chained",
+     {2, 3, 3},
+     32,
+     4,
+     {{"D", true, {1}, {0}, kNone, 1, 1, 4, 1, 11, 4},
+      {"C", true, {1, 2}, {0}, 1, 2, 4, 3, 11, 8, 2},
+      {"A", false, {0, 1}, {}, 1, 0, 4, 5, 11, 7, 1},
+      {"B", false, {0, 2}, {}, 0, 2, 5, 3, 7, 8, 1}},
+     true},
 };
 
 // ---- Reference model (from the specification).
@@ -187,9 +209,11 @@ public:
   // The timeline is rubick_lib's (arch::sequencerTimeline, what the cycle prediction of memory
   // designs uses), so that the library and the RTL are checked against each other; the rest of
   // this model checks its inputs (steps, transfers, geometry) independently.
-  Expected run(const std::vector<uint64_t>& bases, const Delay& delay) const {
+  Expected run(const std::vector<uint64_t>& bases, const Delay& delay, int64_t tail = 0) const {
     rubick::arch::SequencerConfig lc;
     lc.ext = c_.ext;
+    lc.chain = c_.chain;
+    lc.coreTail = tail;
     for (const Tensor& x : c_.t) {
       rubick::arch::SequencedTensor t;
       t.out = x.out;
@@ -266,7 +290,7 @@ private:
 // ---- Ports of one instance.
 
 struct Io {
-  std::function<void(bool)> rst, start, coreDone;
+  std::function<void(bool)> rst, start, coreDone, coreNext;
   std::function<void(uint64_t)> ldDone, stDone;
   std::function<void(int, uint64_t)> base;
   std::function<bool()> busy, done, coreStart;
@@ -278,6 +302,7 @@ struct Io {
   Io {                                                                                             \
     .rst = [&m](bool v) { m.P##_rst = v; }, .start = [&m](bool v) { m.P##_start = v; },            \
     .coreDone = [&m](bool v) { m.P##_core_done = v; },                                             \
+    .coreNext = [&m](bool v) { m.P##_core_next = v; },                                             \
     .ldDone = [&m](uint64_t v) { m.P##_ld_done = static_cast<CData>(v); },                         \
     .stDone = [&m](uint64_t v) { m.P##_st_done = static_cast<CData>(v); },                         \
     .base = [&m](int t, uint64_t v) { rtl::setBits(m.P##_base, t*(AW), AW, v); },                  \
@@ -345,6 +370,7 @@ struct Bench {
     io.rst(false);
     io.start(false);
     io.coreDone(false);
+    io.coreNext(false);
     io.ldDone(0);
     io.stDone(0);
   }
@@ -357,8 +383,10 @@ struct Bench {
   // One run, start in run cycle 0. prevDone: the done pulse of the previous run is due in cycle
   // 0. abortAt >= 0: rst in that run cycle instead of finishing. Returns after the run's last
   // busy cycle (its done pulse is due in the next cycle).
+  // tail: with chained runs, the cycles from a run's core_next to its core_done.
   void run(const Config& c, Io& io, const Model& model, const std::vector<uint64_t>& bases,
-           const Delay& delay, const Expected& e, bool prevDone, int64_t abortAt = -1) {
+           const Delay& delay, const Expected& e, bool prevDone, int64_t tail,
+           int64_t abortAt = -1) {
     const int nt = model.tensors();
     for (int t = 0; t < nt; ++t)
       io.base(t, bases[size_t(t)]);
@@ -369,7 +397,8 @@ struct Bench {
       queue[{ev.kind, ev.t}].push_back(&ev);
     // The fake devices: done cycle of the work in flight (-1: none) and the geometry it started
     // with.
-    int64_t coreDoneAt = -1;
+    int64_t coreNextAt = -1;
+    std::deque<int64_t> coreDoneAt; // runs still draining, oldest first
     std::vector<int64_t> ldDoneAt(size_t(nt), -1), stDoneAt(size_t(nt), -1);
     std::vector<Geo> ldHeld(static_cast<size_t>(nt)), stHeld(static_cast<size_t>(nt));
     std::map<std::pair<int, int>, int64_t> count;
@@ -378,7 +407,9 @@ struct Bench {
       const bool wantBusy = rc >= 1;
       io.rst(rc == abortAt);
       io.start(rc == 0 || (wantBusy && rng.chance(0.05)));
-      io.coreDone(coreDoneAt == rc);
+      io.coreNext(c.chain && coreNextAt == rc);
+      io.coreDone(!coreDoneAt.empty() && coreDoneAt.front() == rc);
+      if (!coreDoneAt.empty() && coreDoneAt.front() == rc) coreDoneAt.pop_front();
       uint64_t ld = 0, st = 0;
       for (int t = 0; t < nt; ++t) {
         if (ldDoneAt[size_t(t)] == rc) ld |= uint64_t{1} << t;
@@ -437,7 +468,10 @@ struct Bench {
         ++i;
         return done;
       };
-      if (int64_t d = check(kCore, 0, io.coreStart(), Geo{}); d >= 0) coreDoneAt = d;
+      if (int64_t d = check(kCore, 0, io.coreStart(), Geo{}); d >= 0) {
+        coreNextAt = d;
+        coreDoneAt.push_back(c.chain ? d + tail : d);
+      }
       for (int t = 0; t < nt; ++t) {
         const Geo lg = io.ldGeo(t), sg = io.stGeo(t);
         if (int64_t d = check(kLoad, t, (io.ldStart() >> t) & 1, lg); d >= 0) {
@@ -521,7 +555,8 @@ int main(int argc, char** argv) {
   Vtb m(ctx.get());
   rtl::Rng rng(14);
   std::vector<Io> ios = {IO(c0, 32, 5), IO(c1, 40, 3), IO(c2, 32, 16), IO(c3, 64, 4),
-                         IO(c4, 64, 6), IO(c5, 16, 2), IO(c6, 12, 2),  IO(c7, 32, 4)};
+                         IO(c4, 64, 6), IO(c5, 16, 2), IO(c6, 12, 2),  IO(c7, 32, 4),
+                         IO(c8, 32, 5), IO(c9, 32, 4)};
   Bench b{m, rng};
 
   m.clk = 0;
@@ -554,10 +589,10 @@ int main(int argc, char** argv) {
       for (const Mode& md : kModes) {
         const Delay delay = modeDelay(md, seed++);
         const std::vector<uint64_t> bases = randomBases();
-        const Expected e = model.run(bases, delay);
+        const Expected e = model.run(bases, delay, md.coreLo);
         for (const Event& ev : e.events)
           conflicts += ev.kind == kLoad && ev.step >= 2 && model.store(ev.t, ev.step - 2);
-        b.run(c, io, model, bases, delay, e, prevDone);
+        b.run(c, io, model, bases, delay, e, prevDone, md.coreLo);
         ++runs;
         if (md.coreLo == 1 && md.coreHi == 1 && rep == 0)
           std::printf("%s: %s: %lld buffer tiles, done in cycle %lld\n", kTest, c.name,
@@ -576,8 +611,8 @@ int main(int argc, char** argv) {
       // A run cut by rst half way; the next run must not notice.
       const Delay delay = modeDelay(kModes[1], seed++);
       const std::vector<uint64_t> bases = randomBases();
-      const Expected e = model.run(bases, delay);
-      b.run(c, io, model, bases, delay, e, prevDone, e.done / 2);
+      const Expected e = model.run(bases, delay, kModes[1].coreLo);
+      b.run(c, io, model, bases, delay, e, prevDone, kModes[1].coreLo, e.done / 2);
       prevDone = false;
     }
     // Let the last done pulse pass.

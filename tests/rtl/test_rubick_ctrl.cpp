@@ -7,8 +7,11 @@
 //     stamps = the mixed-radix digits of n, step = (tau == TAU_FIRST + I - 1, or TAU_LAST on
 //     the last tile), prev_on = (n >= 1 and tau <= TAU_LAST - I), and then tau_prev = tau + I;
 //     stamps_prev = the digits of n - 1 (0 in tile 0; those of N - 1 once done).
-//  2. Random rst and start (also while busy, where it must be ignored) against a C++ model of
-//     the specification, cycle by cycle, every output compared.
+//     next = (busy, the last tile, tau == TAU_FIRST + I - 1); run_done only in cycle
+//     (N-1)*I + T + 1.
+//  2. Random rst and start (also while busy, where it must be ignored, or with CHAIN in the
+//     last tile from tau >= TAU_FIRST + I - 1 on, where it starts a chained run) against a C++
+//     model of the specification, cycle by cycle, every output compared.
 #include "Vtb_rubick_ctrl.h"
 #include "rtl_test.h"
 
@@ -23,6 +26,10 @@ struct Config {
   std::vector<uint64_t> extents; // dimension 0 (innermost) first
   int ow;
   int64_t intervalParam = 0; // 0: the default (T)
+  bool chainParam = false;
+
+  // Chained runs only exist with overlapped tiles.
+  bool chain() const { return chainParam && interval() < tileCycles(); }
 
   int64_t tileCycles() const { return tau_last - tau_first + 1; }
   int64_t interval() const { return intervalParam ? intervalParam : tileCycles(); }
@@ -45,15 +52,18 @@ struct Config {
 
 // Must match tb_rubick_ctrl.v.
 const Config kConfigs[] = {
-    {"k0", 16, -2, 5, {1}, 16},   {"k1", 16, -2, 5, {3}, 4},      {"k2", 8, -3, 2, {2, 1, 3}, 3},
-    {"k3", 16, -2, 4, {1, 1}, 1}, {"k4", 16, 0, 0, {3, 2}, 2},    {"k5", 4, -8, 7, {4}, 2},
-    {"k6", 5, 3, 6, {2, 2}, 8},   {"k7", 8, -2, 5, {3, 2}, 2, 5}, {"k8", 4, -8, 7, {3}, 2, 9},
+    {"k0", 16, -2, 5, {1}, 16},         {"k1", 16, -2, 5, {3}, 4},
+    {"k2", 8, -3, 2, {2, 1, 3}, 3},     {"k3", 16, -2, 4, {1, 1}, 1},
+    {"k4", 16, 0, 0, {3, 2}, 2},        {"k5", 4, -8, 7, {4}, 2},
+    {"k6", 5, 3, 6, {2, 2}, 8},         {"k7", 8, -2, 5, {3, 2}, 2, 5},
+    {"k8", 4, -8, 7, {3}, 2, 9},        {"k9", 8, -2, 5, {3, 2}, 2, 5, true},
+    {"k10", 4, -8, 7, {3}, 2, 9, true}, {"k11", 8, -1, 3, {1, 1}, 2, 0, true},
 };
 constexpr int kRandomCycles = 20000;
 
 struct Ports {
   CData &rst, &start;
-  const CData &busy, &done, &step, &prevOn;
+  const CData &busy, &done, &step, &prevOn, &next, &runDone;
   uint64_t (*tau)(const Vtb_rubick_ctrl&);
   uint64_t (*stamps)(const Vtb_rubick_ctrl&);
   uint64_t (*tauPrev)(const Vtb_rubick_ctrl&);
@@ -62,7 +72,7 @@ struct Ports {
 
 // What the controller shows in one cycle.
 struct State {
-  bool busy = false, done = false, step = false, prevOn = false;
+  bool busy = false, done = false, step = false, prevOn = false, next = false, runDone = false;
   int64_t tau = 0, tauPrev = 0; // tauPrev: compared only while prevOn
   std::vector<uint64_t> stamps, stampsPrev;
 
@@ -70,6 +80,7 @@ struct State {
     std::string s = "busy=" + std::to_string(busy) + " done=" + std::to_string(done) +
                     " step=" + std::to_string(step) + " tau=" + std::to_string(tau) +
                     " prev_on=" + std::to_string(prevOn) + " tau_prev=" + std::to_string(tauPrev) +
+                    " next=" + std::to_string(next) + " run_done=" + std::to_string(runDone) +
                     " stamps=(";
     for (size_t i = 0; i < stamps.size(); ++i)
       s += (i ? "," : "") + std::to_string(stamps[i]);
@@ -81,7 +92,7 @@ struct State {
   bool operator==(const State& o) const {
     return busy == o.busy && done == o.done && step == o.step && tau == o.tau &&
            stamps == o.stamps && prevOn == o.prevOn && (!prevOn || tauPrev == o.tauPrev) &&
-           stampsPrev == o.stampsPrev;
+           stampsPrev == o.stampsPrev && next == o.next && runDone == o.runDone;
   }
 };
 
@@ -91,6 +102,8 @@ State observe(const Vtb_rubick_ctrl& m, const Ports& p, const Config& cfg) {
   s.done = p.done;
   s.step = p.step;
   s.prevOn = p.prevOn;
+  s.next = p.next;
+  s.runDone = p.runDone;
   s.tau = rtl::sext(p.tau(m), cfg.tw);
   s.tauPrev = rtl::sext(p.tauPrev(m), cfg.tw);
   uint64_t packed = p.stamps(m), packedPrev = p.stampsPrev(m);
@@ -105,7 +118,10 @@ State observe(const Vtb_rubick_ctrl& m, const Ports& p, const Config& cfg) {
 struct Model {
   const Config& cfg;
   bool busy = false, done = false, hasPrev = false;
-  int64_t tau;
+  // Chained runs: the previous tile's own tau, whether it still runs and is a run's last tile;
+  // the start input of the last edge (step depends on it).
+  bool live = false, lastPrev = false, runDone = false, start = false;
+  int64_t tau, tauPrev = 0;
   std::vector<uint64_t> count, countPrev;
 
   explicit Model(const Config& c)
@@ -116,38 +132,53 @@ struct Model {
       last = last && count[i] + 1 == cfg.extents[i];
     return last;
   }
-  bool step() const {
-    return busy && tau == (lastTile() ? cfg.tau_last : cfg.tau_first + cfg.interval() - 1);
+  int64_t tauNext() const { return cfg.tau_first + cfg.interval() - 1; }
+  bool chains(bool in) const { return cfg.chain() && busy && lastTile() && in && tau >= tauNext(); }
+  bool step(bool in) const {
+    return busy && (lastTile() ? tau == cfg.tau_last || chains(in) : tau == tauNext());
   }
-  void edge(bool rst, bool start) {
-    if (rst || (!busy && start)) {
+  bool prevOn() const {
+    return cfg.chain() ? busy && live : busy && hasPrev && tau <= cfg.tau_last - cfg.interval();
+  }
+  int64_t prevTau() const { return cfg.chain() ? tauPrev : tau + cfg.interval(); }
+  void edge(bool rst, bool in) {
+    const bool ended = busy && ((lastTile() && tau == cfg.tau_last) ||
+                                (prevOn() && lastPrev && prevTau() == cfg.tau_last));
+    runDone = !rst && ended;
+    if (rst || (!busy && in)) {
       busy = !rst;
       done = false;
-      hasPrev = false;
-      tau = cfg.tau_first;
+      hasPrev = live = lastPrev = false;
+      tau = tauPrev = cfg.tau_first;
       std::fill(count.begin(), count.end(), 0);
       std::fill(countPrev.begin(), countPrev.end(), 0);
     } else if (!busy) {
-    } else if (!step()) {
+    } else if (!step(in)) {
+      live = live && tauPrev != cfg.tau_last;
       ++tau;
+      ++tauPrev;
     } else {
-      const bool last = lastTile();
+      const bool last = lastTile(), chained = chains(in);
       countPrev = count;
+      live = tau != cfg.tau_last;
+      lastPrev = last;
+      tauPrev = tau + 1;
       tau = cfg.tau_first;
       hasPrev = true;
       for (size_t i = 0; i < count.size(); ++i) {
         if (++count[i] < cfg.extents[i]) break;
         count[i] = 0;
       }
-      if (last) {
+      if (last && !chained) {
         busy = false;
         done = true;
       }
     }
+    start = in;
   }
   State state() const {
-    const bool prevOn = busy && hasPrev && tau <= cfg.tau_last - cfg.interval();
-    return {busy, done, step(), prevOn, tau, tau + cfg.interval(), count, countPrev};
+    const bool next = busy && lastTile() && tau == tauNext();
+    return {busy, done, step(start), prevOn(), next, runDone, tau, prevTau(), count, countPrev};
   }
 };
 
@@ -168,7 +199,9 @@ State closedForm(const Config& cfg, int64_t c) {
     s.step = s.tau == (n == N - 1 ? cfg.tau_last : cfg.tau_first + I - 1);
     s.prevOn = n >= 1 && s.tau <= cfg.tau_last - I;
     s.tauPrev = s.tau + I;
+    s.next = n == N - 1 && s.tau == cfg.tau_first + I - 1;
   }
+  s.runDone = c == cfg.cycles() + 1;
   return s;
 }
 
@@ -176,8 +209,8 @@ State closedForm(const Config& cfg, int64_t c) {
 
 #define PORTS(n)                                                                                   \
   Ports {                                                                                          \
-    m.n##_rst, m.n##_start, m.n##_busy, m.n##_done, m.n##_step, m.n##_prev_on,                     \
-        [](const Vtb_rubick_ctrl& v) -> uint64_t { return v.n##_tau; },                            \
+    m.n##_rst, m.n##_start, m.n##_busy, m.n##_done, m.n##_step, m.n##_prev_on, m.n##_next,         \
+        m.n##_run_done, [](const Vtb_rubick_ctrl& v) -> uint64_t { return v.n##_tau; },            \
         [](const Vtb_rubick_ctrl& v) -> uint64_t { return v.n##_stamps; },                         \
         [](const Vtb_rubick_ctrl& v) -> uint64_t { return v.n##_tau_prev; },                       \
         [](const Vtb_rubick_ctrl& v) -> uint64_t { return v.n##_stamps_prev; }                     \
@@ -187,8 +220,8 @@ int main(int argc, char** argv) {
   auto ctx = rtl::makeContext(argc, argv);
   Vtb_rubick_ctrl m(ctx.get());
   rtl::Rng rng(9);
-  Ports ports[] = {PORTS(k0), PORTS(k1), PORTS(k2), PORTS(k3), PORTS(k4),
-                   PORTS(k5), PORTS(k6), PORTS(k7), PORTS(k8)};
+  Ports ports[] = {PORTS(k0), PORTS(k1), PORTS(k2), PORTS(k3), PORTS(k4),  PORTS(k5),
+                   PORTS(k6), PORTS(k7), PORTS(k8), PORTS(k9), PORTS(k10), PORTS(k11)};
   constexpr size_t kN = std::size(ports);
   auto fail = [](long cycle, const Config& cfg, const State& got, const State& want) {
     rtl::fail("test_rubick_ctrl", cycle,

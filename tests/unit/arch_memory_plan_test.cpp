@@ -39,9 +39,16 @@ int checkPlans(const tc::Program& prog, dse::ArrayShape array, dse::MemorySystem
       full = full && v.extent[l] % pt.buffer.size[l] == 0;
     }
     EXPECT_EQ(tiles, pt.memory.bufferTiles) << pt.id;
-    // With every tile full, the model's compute cycles are the core's latency per tile.
+    // The core chains its runs exactly when the explorer chose it (its safety rule is the
+    // explorer's, from the core's own schedule).
+    EXPECT_EQ(m.core.chain, pt.buffer.chain) << pt.id;
+    // With every tile full, the model's compute cycles are the core's latency per tile; with
+    // chained runs, n array tiles an interval apart per tile and one fill and drain in all.
+    const dse::Schedule& s = m.core.schedule;
+    const int64_t compute =
+        m.core.chain ? tiles * s.tiles * s.interval + s.tileCycles - s.interval : tiles * s.latency;
     if (full) {
-      EXPECT_EQ(tiles * m.core.schedule.latency, pt.memory.computeCycles)
+      EXPECT_EQ(compute, pt.memory.computeCycles)
           << pt.id << " " << dataflow::toSpec(pt.dataflow, v) << " tile "
           << dse::toString(pt.buffer, v) << " core " << dataflow::toSpec(m.dataflow, v)
           << " latency " << m.core.schedule.latency << " tiles " << tiles;

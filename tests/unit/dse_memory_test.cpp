@@ -102,8 +102,17 @@ TEST(Memory, HandDerivedTraffic) {
   const int64_t core = 7 * 18 + 20 + 2;
   const int64_t la = 10 + kLoadOverhead + 32, lb = 10 + kLoadOverhead + 64;
   const int64_t sc = 10 + kStoreOverhead + 128;
-  EXPECT_EQ(m.cycles, (la + lb) + std::max(core, la) + std::max(core, sc) + sc);
-  EXPECT_EQ(m.computeCycles, 2 * (7 * 18 + 20));
+  const int64_t plain = (la + lb) + std::max(core, la) + std::max(core, sc) + sc;
+  // Chained runs (C moves at every step): the core's part is 8 x 18 + 1 cycles, and every
+  // transfer after tile 0's phase waits g = 20 - 18 + 1 = 3 cycles for the previous drain:
+  // 134 + 145 + max(145, 3 + 143) + (3 + 143) = 571, against 573 unchained.
+  const int64_t cc = 8 * 18 + 1, g = 3;
+  const int64_t chained = (la + lb) + std::max(cc, la) + std::max(cc, g + sc) + g + sc;
+  ASSERT_LT(chained, plain);
+  EXPECT_TRUE(m.chained);
+  EXPECT_EQ(m.cycles, chained);
+  // The array fills and drains once over both buffer tiles.
+  EXPECT_EQ(m.computeCycles, 2 * 8 * 18 + 20 - 18);
 
   // Order matters: tiles over i and k (k outer) write C's partial sums out and read them back.
   BufferTiling rmw{{8, 16, 8}, {2, 0}};

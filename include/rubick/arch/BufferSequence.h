@@ -24,6 +24,10 @@ struct SequencedTensor {
 struct SequencerConfig {
   std::vector<int64_t> ext; // tiles per position of the order (at least one position)
   std::vector<SequencedTensor> tensors;
+  // Chained core runs (the sequencer's CHAIN): a core event's delay is then its run's cycles to
+  // core_next, and its core_done comes coreTail cycles after that.
+  bool chain = false;
+  int64_t coreTail = 0;
 };
 
 /// The sequencer's parameters for `m`. Throws Unsupported for a tensor of more than two
@@ -36,7 +40,8 @@ struct SeqEvent {
   SeqKind kind = SeqKind::core;
   int tensor = 0; // 0 for the core
   int64_t step = 0;
-  int64_t start = 0, done = 0; // cycles of the start pulse and of the done pulse
+  int64_t start = 0, done = 0; // cycles of the start pulse and of the done pulse (the core's
+                               // core_next pulse with chained runs)
   uint64_t addr = 0;           // loads and stores: the tile's geometry
   int64_t rows = 0, cols = 0;
 };
@@ -72,7 +77,8 @@ using SeqDelay = std::function<int64_t(const SeqEvent&)>;
 /// The sequencer's run for tensor base addresses `bases`: phase -1 starts in cycle 1; in phase k
 /// the core starts in P(k), stores one after the other from P(k), loads one after the other from
 /// P(k) and after their own tensor's store; E(k) is the last done (P(k) with no work) and
-/// P(k+1) = E(k) + 1.
+/// P(k+1) = E(k) + 1. With chained runs every transfer of a phase also starts after the
+/// core_done of the run before the phase's own.
 SeqTimeline sequencerTimeline(const SequencerConfig& c, const std::vector<uint64_t>& bases,
                               const SeqDelay& delay);
 

@@ -44,7 +44,8 @@ struct MemoryPlan {
   std::vector<int64_t> stepCycles;
 };
 
-/// The core's cycles from start pulse to done pulse on buffer tile `step`.
+/// The core's cycles from start pulse to done pulse on buffer tile `step` (to its next pulse
+/// when its runs chain).
 int64_t coreCycles(const MemoryPlan& m, int64_t step);
 
 /// Why statement `v` cannot be built with a memory system (its tensors moved by the DMA), or ""

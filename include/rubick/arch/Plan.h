@@ -84,6 +84,9 @@ struct Plan {
   int64_t productBits = 0;
   int64_t accumulatorBits = 0;
   std::vector<TensorPlan> tensors; // write first, then reads
+  // A memory design's core whose runs chain (rubick_ctrl's CHAIN; docs/memory.md): each tensor's
+  // half and acc_zero are latched per run, the previous tile keeps its own.
+  bool chain = false;
 };
 
 /// Builds the plan; throws rubick::Error when the statement or the entries need hardware that

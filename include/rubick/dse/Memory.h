@@ -23,6 +23,20 @@
 // number of beats (one bus word per beat and cycle); its DMA engine puts `lanes` elements into
 // the banks per cycle (BankUse), so a tile also needs a cycle per write group of lanes.
 //
+// Chained runs: when array tiles overlap (interval I below the tile's T cycles) the core's run
+// of a buffer tile can start while the previous run drains, I + 1 cycles after the previous
+// run's last array tile, and every transfer of a phase then waits for that drain (g = T - I + 1
+// cycles into the phase when the phase before was the core's):
+//
+//   phase = max(n I + 1, g + L, g + S)   (L, S: 0 when there is none; the first tile's phase
+//                                        is not gated; the last stores are)
+//
+// with n the array tiles of a buffer tile. A design chains when that gives fewer cycles, the
+// tiles overlap, and an output kept in the banks from one buffer tile to the next cannot be
+// read back before it is written (I + 1 at least the carried interval, or every output moves
+// to a new tile at every step or has several array tiles in a buffer tile, so that a run's
+// first array tile and the previous run's last one write different elements).
+//
 // The sum over the N tiles is evaluated exactly in closed form: a tile's terms depend only on
 // whether each level's index is the first, a middle one, the next to last or the last, so tiles
 // fall into at most 4^levels classes of known sizes (walkMemory is the tile-by-tile reference).
@@ -51,6 +65,9 @@ struct MemorySystem {
 struct BufferTiling {
   std::vector<int64_t> size; // per loop: its extent in one (full) buffer tile
   std::vector<int> order;    // loops with more than one tile, outermost first
+  // The core's runs chain (docs/memory.md, "Chained runs"): what the model found faster for
+  // these sizes and order (evaluateMemory's MemoryMetrics::chained); not part of a design's ID.
+  bool chain = false;
   friend auto operator<=>(const BufferTiling&, const BufferTiling&) = default;
 };
 
@@ -103,6 +120,7 @@ struct MemoryMetrics {
   int64_t busBytes = 0;  // read + written, whole beats
   int64_t compulsoryBytes = 0;
   bool memoryBound = false; // the transfers' cycles exceed the array's
+  bool chained = false;     // the cycles are those of chained core runs (faster here)
   std::vector<TensorTraffic> tensors;
 };
 

@@ -27,9 +27,10 @@ module gemm_2621495185d6b61b_top (
   wire signed [4:0] tau, tau_prev;
   wire step, prev_on;
   wire [0:0] stamps, stamps_prev;
+  wire ctrl_next, ctrl_done;
   rubick_ctrl #(.TW(5), .TAU_FIRST(-5'sd2), .TAU_LAST(5'sd11), .NDIM(1), .EXTENTS({32'd1}), .OW(1), .INTERVAL(14)) ctrl (
     .clk(clk), .rst(rst), .start(start), .busy(busy), .done(done), .tau(tau), .step(step), .stamps(stamps),
-    .prev_on(prev_on), .tau_prev(tau_prev), .stamps_prev(stamps_prev));
+    .prev_on(prev_on), .tau_prev(tau_prev), .stamps_prev(stamps_prev), .next(ctrl_next), .run_done(ctrl_done));
   wire accept = start & ~busy;
   wire signed [6:0] tau_e = {{2{tau[4]}}, tau};
 
@@ -364,7 +365,7 @@ module gemm_2621495185d6b61b_top (
   end
 
   // Bits that are deliberately unused (named *unused* for the linter).
-  wire unused_ok = &{1'b0, stamps, stamps_prev, prev_on, tau_prev, t0_C_base_p, t1_A_base_p, t1_A_te2_off, t2_B_base_p, t2_B_te2_off, host_waddr, host_raddr, host_wdata, step};
+  wire unused_ok = &{1'b0, ctrl_next, ctrl_done, stamps, stamps_prev, prev_on, tau_prev, t0_C_base_p, t1_A_base_p, t1_A_te2_off, t2_B_base_p, t2_B_te2_off, host_waddr, host_raddr, host_wdata, step};
 endmodule
 
 `default_nettype wire

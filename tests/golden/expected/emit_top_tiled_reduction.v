@@ -27,9 +27,10 @@ module gemm_572dadd19e9ecb37_top (
   wire signed [4:0] tau, tau_prev;
   wire step, prev_on;
   wire [1:0] stamps, stamps_prev;
+  wire ctrl_next, ctrl_done;
   rubick_ctrl #(.TW(5), .TAU_FIRST(-5'sd2), .TAU_LAST(5'sd8), .NDIM(1), .EXTENTS({32'd3}), .OW(2), .INTERVAL(7)) ctrl (
     .clk(clk), .rst(rst), .start(start), .busy(busy), .done(done), .tau(tau), .step(step), .stamps(stamps),
-    .prev_on(prev_on), .tau_prev(tau_prev), .stamps_prev(stamps_prev));
+    .prev_on(prev_on), .tau_prev(tau_prev), .stamps_prev(stamps_prev), .next(ctrl_next), .run_done(ctrl_done));
   wire accept = start & ~busy;
   wire signed [6:0] tau_e = {{2{tau[4]}}, tau};
   wire signed [6:0] tau_prev_e = {{2{tau_prev[4]}}, tau_prev};
@@ -499,7 +500,7 @@ module gemm_572dadd19e9ecb37_top (
   end
 
   // Bits that are deliberately unused (named *unused* for the linter).
-  wire unused_ok = &{1'b0, stamps, stamps_prev, t0_C_p0_rd_c0_off, t0_C_p0_rd_c1_off, t0_C_p0_sd_c0_off, t0_C_p0_sd_c1_off, t0_C_p0_sd_c0, t0_C_rdata0, t0_C_p0_wr_c0_off, t0_C_p0_wr_c1_off, t0_C_p1_rd_c0_off, t0_C_p1_rd_c1_off, t0_C_p1_sd_c0_off, t0_C_p1_sd_c1_off, t0_C_p1_sd_c0, t0_C_rdata1, t0_C_p1_wr_c0_off, t0_C_p1_wr_c1_off, t0_C_p2_rd_c0_off, t0_C_p2_rd_c1_off, t0_C_p2_sd_c0_off, t0_C_p2_sd_c1_off, t0_C_p2_sd_c0, t0_C_rdata2, t0_C_p2_wr_c0_off, t0_C_p2_wr_c1_off, t0_C_p3_rd_c0_off, t0_C_p3_rd_c1_off, t0_C_p3_sd_c0_off, t0_C_p3_sd_c1_off, t0_C_p3_sd_c0, t0_C_rdata3, t0_C_p3_wr_c0_off, t0_C_p3_wr_c1_off, t2_B_p0_rd_c0_off, t2_B_p0_rd_c1_off, t2_B_p1_rd_c0_off, t2_B_p1_rd_c1_off, t2_B_p2_rd_c0_off, t2_B_p2_rd_c1_off, tau_prev_e, host_waddr, host_raddr, host_wdata, step};
+  wire unused_ok = &{1'b0, ctrl_next, ctrl_done, stamps, stamps_prev, t0_C_p0_rd_c0_off, t0_C_p0_rd_c1_off, t0_C_p0_sd_c0_off, t0_C_p0_sd_c1_off, t0_C_p0_sd_c0, t0_C_rdata0, t0_C_p0_wr_c0_off, t0_C_p0_wr_c1_off, t0_C_p1_rd_c0_off, t0_C_p1_rd_c1_off, t0_C_p1_sd_c0_off, t0_C_p1_sd_c1_off, t0_C_p1_sd_c0, t0_C_rdata1, t0_C_p1_wr_c0_off, t0_C_p1_wr_c1_off, t0_C_p2_rd_c0_off, t0_C_p2_rd_c1_off, t0_C_p2_sd_c0_off, t0_C_p2_sd_c1_off, t0_C_p2_sd_c0, t0_C_rdata2, t0_C_p2_wr_c0_off, t0_C_p2_wr_c1_off, t0_C_p3_rd_c0_off, t0_C_p3_rd_c1_off, t0_C_p3_sd_c0_off, t0_C_p3_sd_c1_off, t0_C_p3_sd_c0, t0_C_rdata3, t0_C_p3_wr_c0_off, t0_C_p3_wr_c1_off, t2_B_p0_rd_c0_off, t2_B_p0_rd_c1_off, t2_B_p1_rd_c0_off, t2_B_p1_rd_c1_off, t2_B_p2_rd_c0_off, t2_B_p2_rd_c1_off, tau_prev_e, host_waddr, host_raddr, host_wdata, step};
 endmodule
 
 `default_nettype wire
