@@ -110,6 +110,8 @@ std::vector<int64_t> searchKey(const dataflow::StatementView& v, const Space& s,
                             memory.bytesPerCycle,
                             memory.latency,
                             memory.burstBytes,
+                            memory.rowBytes,
+                            memory.rowCycles,
                             int64_t(s.role.size()),
                             int64_t(entries.size()),
                             int64_t(cs.size())};

@@ -34,12 +34,14 @@ void appendBeatKey(const MemoryProblem& p, std::vector<int64_t>& key) {
   key.push_back(p.memory.bytesPerCycle);
 }
 
-// What tileTransferCycles reads besides tileBeats': the DMA lanes and the latency.
+// What tileTransferCycles reads besides tileBeats': the DMA lanes, the latency and the rows.
 void appendTransferKey(const MemoryProblem& p, std::vector<int64_t>& key) {
   appendBeatKey(p, key);
   for (const BankUse& b : p.banks)
     key.push_back(b.rowLanes ? -b.lanes - 1 : b.lanes);
   key.push_back(p.memory.latency);
+  key.push_back(p.memory.rowBytes);
+  key.push_back(p.memory.rowCycles);
 }
 
 // A transfer's cycles beyond its latency and overhead: the larger of its beats and write groups.

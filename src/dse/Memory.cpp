@@ -123,8 +123,11 @@ namespace {
 
 // A tile in the tensor's row-major layout: `runs` runs of `run` contiguous elements, and as the
 // DMA sees it, `rows` x `cols` (the last dimension is cols).
+// Consecutive runs along the dimension above the run's lie `pitch` elements apart, `inner` of
+// them (runs / inner such groups).
 struct TileShape {
   int64_t run = 1, runs = 1, rows = 1, cols = 1;
+  int64_t pitch = 0, inner = 1;
 };
 
 TileShape tileShape(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize) {
@@ -153,7 +156,25 @@ TileShape tileShape(const MemoryProblem& p, size_t a, const std::vector<int64_t>
   for (size_t d = 0; d < k; ++d)
     s.runs *= range(d);
   s.rows = dim.empty() ? 1 : s.run / s.cols * s.runs;
+  if (k > 0) {
+    s.pitch = 1;
+    for (size_t d = k; d < dim.size(); ++d)
+      s.pitch *= dim[d];
+    s.inner = range(k - 1);
+  }
   return s;
+}
+
+// Rows of `rowBytes` touched by the tile's runs, each group of runs starting on a row boundary:
+// runs a row or more apart open their own rows; closer ones share the rows of their span.
+int64_t rowsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
+  const int64_t r = p.memory.rowBytes, eb = p.banks[a].bytes;
+  if (r <= 0) return 1;
+  const int64_t runBytes = s.run * eb;
+  if (s.runs == 1) return detail::ceilDiv(runBytes, r);
+  if (s.pitch * eb >= r) return s.runs * detail::ceilDiv(runBytes, r);
+  const int64_t span = (s.inner - 1) * s.pitch * eb + runBytes;
+  return s.runs / s.inner * detail::ceilDiv(span, r);
 }
 
 int64_t beatsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
@@ -167,16 +188,21 @@ int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& 
   return beatsOf(p, a, tileShape(p, a, loopSize));
 }
 
+int64_t tileRows(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize) {
+  return rowsOf(p, a, tileShape(p, a, loopSize));
+}
+
 int64_t tileTransferCycles(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize,
                            bool load) {
   const TileShape s = tileShape(p, a, loopSize);
+  const int64_t rowCycles = p.memory.rowCycles > 0 ? (rowsOf(p, a, s) - 1) * p.memory.rowCycles : 0;
   const BankUse& b = p.banks[a];
   int64_t groups = 0;
   if (b.lanes > 0)
     groups = b.rowLanes ? detail::ceilDiv(s.rows, b.lanes) * s.cols
                         : s.rows * detail::ceilDiv(s.cols, b.lanes);
   return p.memory.latency + (load ? kLoadOverhead : kStoreOverhead) +
-         std::max(beatsOf(p, a, s), groups);
+         std::max(beatsOf(p, a, s), groups) + rowCycles;
 }
 
 int64_t bankBytes(const MemoryProblem& p, const BufferTiling& t) {

@@ -63,11 +63,13 @@ std::string knownList(const std::vector<std::string>& names) {
   return s;
 }
 
-void checkFields(const std::string& path, const Json& j, const std::vector<std::string>& known) {
+// `context` names the object the fields belong to ("field 'pim': "), empty at the top level.
+void checkFields(const std::string& path, const Json& j, const std::vector<std::string>& known,
+                 const std::string& context = "") {
   for (const auto& [key, value] : j.items()) {
     if (!key.empty() && key[0] == '_') continue;
     if (std::find(known.begin(), known.end(), key) == known.end())
-      throw Error(path, "unknown field '" + key + "' (known: " + knownList(known) + ")");
+      throw Error(path, context + "unknown field '" + key + "' (known: " + knownList(known) + ")");
   }
 }
 
@@ -91,7 +93,7 @@ std::string stringField(const std::string& path, const std::string& field, const
 }
 
 // "8x8" (also "8X8", as --array accepts): positive sides of at most six digits.
-ArrayShape parseShape(const std::string& path, const std::string& text) {
+ArrayShape parseShape(const std::string& path, const std::string& field, const std::string& text) {
   size_t x = text.find_first_of("xX");
   bool ok =
       x != std::string::npos && x > 0 && x + 1 < text.size() && x <= 6 && text.size() - x - 1 <= 6;
@@ -104,7 +106,7 @@ ArrayShape parseShape(const std::string& path, const std::string& text) {
     ok = s.p > 0 && s.q > 0 && s.p <= kMaxArraySide && s.q <= kMaxArraySide;
   }
   if (!ok)
-    throw Error(path, "field 'arrays': malformed array '" + text +
+    throw Error(path, "field '" + field + "': malformed array '" + text +
                           "' (expected PxQ with positive integers, such as \"8x8\")");
   return s;
 }
@@ -119,7 +121,7 @@ std::vector<ArrayShape> parseArrays(const std::string& path, const Json& j) {
     if (!e.is_string())
       throw Error(path,
                   "field 'arrays': each shape must be a string such as \"8x8\", found " + shown(e));
-    ArrayShape s = parseShape(path, e.get<std::string>());
+    ArrayShape s = parseShape(path, "arrays", e.get<std::string>());
     if (std::find(out.begin(), out.end(), s) != out.end())
       throw Error(path, "field 'arrays': array '" + e.get<std::string>() + "' is listed twice");
     out.push_back(s);
@@ -252,6 +254,196 @@ MemorySystem parseMemory(const std::string& path, const Json& j) {
   return m;
 }
 
+// Processing-in-memory systems (docs/pim.md). The limits are far beyond any device; they keep
+// the PIM model's products (units times bytes times cycles) well inside int64.
+constexpr int64_t kMaxPimUnits = int64_t(1) << 20;
+constexpr int64_t kMaxPimBanksPerUnit = int64_t(1) << 16;
+constexpr int64_t kMaxPimBufferBytes = int64_t(1) << 40;
+constexpr int64_t kMaxPimRowBytes = int64_t(1) << 30;
+// A unit's bank becomes its memory system (dse::unitMemory), whose bus is at most 4096 bytes
+// wide, like that of --mem-bandwidth.
+constexpr int64_t kMaxPimBankBytesPerCycle = 4096;
+constexpr int64_t kMaxPimBytesPerCycle = int64_t(1) << 20; // host and broadcast rates
+constexpr int64_t kMaxPimClockMhz = 100000;
+constexpr int64_t kMaxPimTckPerCycle = 1024;
+constexpr int64_t kMaxPimTiming = 1000000; // DRAM clocks
+
+// The value of a field that `object` must have; `what` says what the field means.
+const Json& requiredField(const std::string& path, const std::string& object, const Json& j,
+                          const std::string& key, const std::string& what) {
+  if (!j.contains(key))
+    throw Error(path, "field '" + object + "' needs '" + key + "' (" + what + ")");
+  return j[key];
+}
+
+// A width or a size the hardware can only build as a power of two; `what` says which.
+int64_t powerOfTwo(const std::string& path, const std::string& field, const Json& j, int64_t max,
+                   const std::string& what) {
+  int64_t v = positiveInt(path, field, j, max);
+  if ((v & (v - 1)) != 0)
+    throw Error(path,
+                "field '" + field + "' must be a power of two (" + what + "), found " + shown(j));
+  return v;
+}
+
+// A bank timing in DRAM clocks. Zero is allowed: a device whose datasheet folds a timing into
+// another (or a DMA engine that hides it) has none to give.
+int64_t dramClocks(const std::string& path, const std::string& field, const Json& j) {
+  if (!j.is_number_unsigned() || j.get<uint64_t>() > uint64_t(kMaxPimTiming))
+    throw Error(path, "field '" + field + "' must be an integer from 0 to " +
+                          std::to_string(kMaxPimTiming) + " (DRAM clocks), found " + shown(j));
+  return j.get<int64_t>();
+}
+
+// Rounded up: a timing is a minimum, and a unit acts only on the edges of its own clock.
+int64_t unitCycles(int64_t clocks, int64_t tckPerCycle) {
+  return (clocks + tckPerCycle - 1) / tckPerCycle;
+}
+
+// "bank": {"bytes_per_cycle": 32, "row_bytes": 2048, "tck_per_cycle": 2, "trcd": 35, ...}
+PimBank parsePimBank(const std::string& path, const Json& j) {
+  const std::string object = "pim.bank";
+  if (!j.is_object())
+    throw Error(path, "field 'pim.bank' must be an object such as {\"bytes_per_cycle\": 32, "
+                      "\"row_bytes\": 2048, \"trcd\": 18, \"trp\": 18, \"tras\": 42, \"cl\": "
+                      "18}, found " +
+                          shown(j));
+  checkFields(path, j,
+              {"bytes_per_cycle", "row_bytes", "tck_per_cycle", "trcd", "trp", "tras", "cl"},
+              "field 'pim.bank': ");
+  PimBank b;
+  b.bytesPerCycle = powerOfTwo(
+      path, "pim.bank.bytes_per_cycle",
+      requiredField(path, object, j, "bytes_per_cycle", "the column data a unit gets a cycle"),
+      kMaxPimBankBytesPerCycle, "a bus width");
+  b.rowBytes = powerOfTwo(path, "pim.bank.row_bytes",
+                          requiredField(path, object, j, "row_bytes", "the bytes of one row"),
+                          kMaxPimRowBytes, "a DRAM row");
+  // A row shorter than one cycle's data would make a row cost less than a cycle to stream.
+  if (b.rowBytes < b.bytesPerCycle)
+    throw Error(path, "field 'pim.bank.row_bytes' must be at least 'bytes_per_cycle' (" +
+                          std::to_string(b.bytesPerCycle) + "), found " +
+                          std::to_string(b.rowBytes));
+  int64_t tck = 1;
+  if (j.contains("tck_per_cycle"))
+    tck = positiveInt(path, "pim.bank.tck_per_cycle", j["tck_per_cycle"], kMaxPimTckPerCycle);
+  // Required although 0 is allowed: a timing left out is more likely forgotten than meant as 0.
+  auto timing = [&](const std::string& key, const std::string& what) {
+    return unitCycles(
+        dramClocks(path, object + "." + key, requiredField(path, object, j, key, what)), tck);
+  };
+  b.tRCD = timing("trcd", "activate to first column access, in DRAM clocks");
+  b.tRP = timing("trp", "precharge to the next activate, in DRAM clocks");
+  b.tRAS = timing("tras", "activate to precharge at least, in DRAM clocks");
+  b.tCL = timing("cl", "column read to its data, in DRAM clocks");
+  return b;
+}
+
+// A buffer without a rate, or a rate without a buffer, is a half-finished edit: refused rather
+// than guessed at.
+void parseBroadcast(const std::string& path, const Json& j, PimSystem& s) {
+  if (j.contains("broadcast_bytes")) {
+    const Json& b = j["broadcast_bytes"];
+    if (!b.is_number_unsigned() || b.get<uint64_t>() > uint64_t(kMaxPimBufferBytes))
+      throw Error(path, "field 'pim.broadcast_bytes' must be an integer from 0 to " +
+                            std::to_string(kMaxPimBufferBytes) +
+                            " (bytes; 0: no broadcast buffer), found " + shown(b));
+    s.broadcastBytes = b.get<int64_t>();
+  }
+  if (s.broadcastBytes > 0) {
+    s.broadcastBytesPerCycle =
+        powerOfTwo(path, "pim.broadcast_bytes_per_cycle",
+                   requiredField(path, "pim", j, "broadcast_bytes_per_cycle",
+                                 "the bytes the broadcast buffer gives every unit a cycle, "
+                                 "since 'broadcast_bytes' is above 0"),
+                   kMaxPimBytesPerCycle, "a bus width");
+  } else if (j.contains("broadcast_bytes_per_cycle")) {
+    const Json& r = j["broadcast_bytes_per_cycle"];
+    if (!r.is_number_unsigned() || r.get<uint64_t>() != 0)
+      throw Error(path, "field 'pim.broadcast_bytes_per_cycle' must be absent or 0 without a "
+                        "broadcast buffer ('broadcast_bytes' is 0), found " +
+                            shown(r));
+  }
+}
+
+// "unit_array": "1x16", or a list of shapes of the same PEs, ["1x16", "4x4"].
+std::vector<ArrayShape> parseUnitArrays(const std::string& path, const Json& j) {
+  const char* field = "pim.unit_array";
+  auto bad = [&] {
+    return Error(path, std::string("field '") + field +
+                           "' must be a string such as \"1x16\" or a non-empty list of them, "
+                           "found " +
+                           shown(j));
+  };
+  std::vector<ArrayShape> out;
+  if (j.is_string()) return {parseShape(path, field, j.get<std::string>())};
+  if (!j.is_array() || j.empty()) throw bad();
+  for (const Json& e : j) {
+    if (!e.is_string()) throw bad();
+    out.push_back(parseShape(path, field, e.get<std::string>()));
+    // One unit, several ways to wire its PEs: a different PE count is another unit.
+    if (out.back().p * out.back().q != out.front().p * out.front().q)
+      throw Error(path, std::string("field '") + field +
+                            "': every shape must have the same PEs ('" + e.get<std::string>() +
+                            "' has " + std::to_string(out.back().p * out.back().q) +
+                            ", the first " + std::to_string(out.front().p * out.front().q) + ")");
+  }
+  return out;
+}
+
+// "pim": {"units": 16, "unit_array": "1x16", "unit_buffer_bytes": 128, "clock_mhz": 1000,
+//         "bank": {...}, "host_bytes_per_cycle": 32, ...}
+PimSystem parsePim(const std::string& path, const Json& j) {
+  const std::string object = "pim";
+  if (!j.is_object())
+    throw Error(path, "field 'pim' must be an object such as {\"units\": 16, \"unit_array\": "
+                      "\"1x16\", \"bank\": {...}, ...} (docs/pim.md), found " +
+                          shown(j));
+  checkFields(path, j,
+              {"units", "banks_per_unit", "access", "unit_array", "unit_buffer_bytes", "clock_mhz",
+               "bank", "broadcast_bytes", "broadcast_bytes_per_cycle", "host_bytes_per_cycle",
+               "source"},
+              "field 'pim': ");
+  PimSystem s;
+  s.units = positiveInt(
+      path, "pim.units",
+      requiredField(path, object, j, "units", "the compute units working on one problem"),
+      kMaxPimUnits);
+  if (j.contains("banks_per_unit"))
+    s.banksPerUnit =
+        positiveInt(path, "pim.banks_per_unit", j["banks_per_unit"], kMaxPimBanksPerUnit);
+  // How a unit gets its banks' data decides the whole model (docs/pim.md): required.
+  const Json& access = requiredField(path, object, j, "access",
+                                     "\"stream\" (the array reads the open row in place) or "
+                                     "\"dma\" (a DMA copies tiles into the unit's buffer)");
+  if (access == "stream")
+    s.access = PimAccess::stream;
+  else if (access == "dma")
+    s.access = PimAccess::dma;
+  else
+    throw Error(path, "field 'pim.access' must be \"stream\" or \"dma\", found " + shown(access));
+  s.arrays = parseUnitArrays(
+      path, requiredField(path, object, j, "unit_array",
+                          "the PxQ PE array of one unit, such as \"1x16\", or a list of them"));
+  s.bufferBytes = positiveInt(
+      path, "pim.unit_buffer_bytes",
+      requiredField(path, object, j, "unit_buffer_bytes", "each unit's own buffer in bytes"),
+      kMaxPimBufferBytes);
+  s.clockMhz = positiveInt(path, "pim.clock_mhz",
+                           requiredField(path, object, j, "clock_mhz", "the units' clock in MHz"),
+                           kMaxPimClockMhz);
+  s.bank = parsePimBank(
+      path, requiredField(path, object, j, "bank", "one DRAM bank: its rate, row and timings"));
+  parseBroadcast(path, j, s);
+  s.hostBytesPerCycle = powerOfTwo(path, "pim.host_bytes_per_cycle",
+                                   requiredField(path, object, j, "host_bytes_per_cycle",
+                                                 "the external interface's bytes per unit cycle"),
+                                   kMaxPimBytesPerCycle, "a bus width");
+  // For the reader of the file only, but still text: a number here is a misplaced field.
+  if (j.contains("source")) stringField(path, "pim.source", j["source"]);
+  return s;
+}
+
 } // namespace
 
 int64_t defaultBurstBytes(int64_t bytesPerCycle) {
@@ -266,9 +458,12 @@ Target loadTarget(const std::string& path) {
   Json j = parseFile(path, "target file");
   checkFields(path, j,
               {"name", "description", "arrays", "array_range", "max_fanout", "max_ports",
-               "buffer_kib", "dtype", "entries", "memory"});
+               "buffer_kib", "dtype", "entries", "memory", "pim"});
   if (j.contains("arrays") && j.contains("array_range"))
     throw Error(path, "give either 'arrays' or 'array_range', not both");
+  if (j.contains("memory") && j.contains("pim"))
+    throw Error(path, "give either 'memory' or 'pim', not both (a PIM target's memory is its "
+                      "banks)");
   Target t;
   // A target without a name is called after its file, so messages can still name it.
   t.name = j.contains("name") ? stringField(path, "name", j["name"])
@@ -292,6 +487,7 @@ Target loadTarget(const std::string& path) {
   }
   if (j.contains("entries")) t.entries = parseEntriesField(path, j["entries"]);
   if (j.contains("memory")) t.memory = parseMemory(path, j["memory"]);
+  if (j.contains("pim")) t.pim = parsePim(path, j["pim"]);
   return t;
 }
 

@@ -13,10 +13,13 @@
 #include "rubick/dse/Target.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
+#include "rubick/support/TextTable.h"
+#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -27,9 +30,77 @@ struct ExploreCli {
   InputOptions input;
   SearchOptions search;
   size_t top = 20;
-  std::string json, csv, plot;
+  std::string json, csv, plot, compare;
   bool quiet = false, force = false;
 };
+
+// The line under a PIM table that runs the problem on another PIM target (the logic die, for
+// the banks' question: which side of the memory should this run on).
+std::string compareLine(const tc::Program& prog, const dataflow::StatementView& v,
+                        const ExploreCli& o, const std::string& path) {
+  SearchOptions s = o.search;
+  s.target = path;
+  std::string name;
+  dse::PimSystem other;
+  dse::ExploreOptions eo = makeExploreOptions(s, prog, v, o.input.file, name, &other);
+  if (!other.enabled())
+    throw Error(path, "--compare-target needs a PIM target (one with a 'pim' object)");
+  const dse::PimExploreResult r = dse::explorePim(v, other, eo);
+  if (r.designs.empty()) return "on " + name + " (" + path + "): no design fits\n";
+  const dse::PimDesign& d = r.designs.front();
+  return "on " + name + " (" + path + "): rank 1 " + d.id + " " + std::to_string(d.cycles) +
+         " cycles at " + std::to_string(other.clockMhz) + " MHz (" +
+         dse::pimTimeText(d.cycles, other) + "), roofline " + percentText(d.roofline) + ", util " +
+         percentText(d.utilization) + "\n";
+}
+
+int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
+           const dataflow::StatementView& v, const dse::ExploreOptions& eo,
+           const dse::PimSystem& pim, const std::string& targetName) {
+  if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
+    throw Unsupported("explore", "--json, --csv and --plot are not written for PIM designs yet");
+  const dse::PimExploreResult r = dse::explorePim(v, pim, eo);
+  if (r.spreads == 0) {
+    std::string extents;
+    for (size_t l = 0; l < v.extent.size(); ++l)
+      extents += (l ? ", " : "") + v.loops[l] + " " + std::to_string(v.extent[l]);
+    throw Error("explore", "no PIM design: the loops (" + extents + ") cannot be spread over " +
+                               std::to_string(pim.units) +
+                               " units (each over a divisor of the unit count, at most its "
+                               "extent, the product the unit count)");
+  }
+  if (r.designs.empty())
+    throw Error("explore", "no PIM design: no unit design of any of the " +
+                               std::to_string(r.spreads) +
+                               " spreads over the units fits the unit's arrays and buffer");
+  std::string compare = o.compare;
+  if (compare.empty()) {
+    // The logic die beside a PIM preset: the comparison the model is for.
+    const std::filesystem::path beside =
+        std::filesystem::path(o.search.target).parent_path() / "logic-die.json";
+    if (std::filesystem::exists(beside) &&
+        !std::filesystem::equivalent(beside, std::filesystem::path(o.search.target)))
+      compare = beside.string();
+  }
+  // Searched before anything is printed: a bad comparison target leaves no half a report.
+  const std::string compared =
+      compare.empty() || compare == "none" ? "" : compareLine(prog, v, o, compare);
+  std::cout << prog.statements[stmt].name << ": " << prog.statements[stmt].text << "\n"
+            << dse::describePim(targetName, pim) << "\n"
+            << r.spreads << " spreads over the units, " << r.designs.size()
+            << " with a unit design (" << r.unitDesigns << " unit designs explored)\n\n"
+            << dse::formatPimTable(v, pim, r, o.top);
+  const dse::PimDesign& best = r.designs.front();
+  const int64_t host = dse::hostOnlyCycles(v, pim, eo);
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.3g", double(best.cycles) / double(host));
+  std::cout << "through the host interface alone (every tensor once at " << pim.hostBytesPerCycle
+            << " B/cycle): at least " << host << " cycles; rank 1 takes " << ratio
+            << " times that\n";
+  std::cout << compared;
+  std::cout.flush();
+  return 0;
+}
 
 // How rubick recognises the files it wrote, so a second run may replace them
 // (rubick/support/OwnedOutput.h): each format's first bytes as src/dse writes them.
@@ -60,7 +131,11 @@ int runExplore(const ExploreCli& o) {
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
 
   std::string targetName;
-  dse::ExploreOptions eo = makeExploreOptions(o.search, prog, v, o.input.file, targetName);
+  dse::PimSystem pim;
+  dse::ExploreOptions eo = makeExploreOptions(o.search, prog, v, o.input.file, targetName, &pim);
+  if (pim.enabled()) return runPim(o, prog, stmt, v, eo, pim, targetName);
+  if (!o.compare.empty())
+    throw Error("--compare-target", "goes with a PIM target (--target with a 'pim' object)");
   const dse::Constraints& c = eo.constraints;
 
   Progress progress(o.quiet);
@@ -134,14 +209,16 @@ Action addExploreCommand(CLI::App& app) {
       "Examples:\n"
       "  rubick explore examples/gemm.tc --max-fanout 8\n"
       "  rubick explore examples/gemm.tc --array-range 4..16 --objective wires --csv all.csv\n"
-      "  rubick explore examples/conv2d.tc --target designs/targets/fpga.json --plot pareto.svg\n\n"
+      "  rubick explore examples/conv2d.tc --target designs/targets/fpga.json --plot pareto.svg\n"
+      "  rubick explore examples/gemv.tc --size M=4096,N=4096 --target designs/targets/aim.json\n\n"
       "Defaults: an 8x8 array, all 14 access entries, no fan-out, port or buffer limit, the\n"
       "program's element types, objective latency, the top 20 designs. A target file sets\n"
       "constraints; flags override it. Designs keep their ID across runs, and the table's\n"
       "last column can be given to `rubick dump --ir --dataflow` to see the design's IR, or\n"
       "to `rubick emit/verify --dataflow` (same flags) to build it with no search. For an\n"
       "attention program the last line gives rank 1 as a spec for `emit/verify --pipeline`.\n"
-      "Pareto-optimal designs (latency, wires or area, buffer) are marked '*'.\n"
+      "Pareto-optimal designs (latency, wires or area, buffer) are marked '*'. A PIM target\n"
+      "(docs/pim.md) ranks ways to spread the problem over the units instead.\n"
       "docs/user-guide.md explains the flags, docs/cost-model.md every metric.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
@@ -159,6 +236,11 @@ Action addExploreCommand(CLI::App& app) {
          "--plot", o->plot,
          "Write latency against wires (or area) of the shown designs and the Pareto front as SVG")
       ->type_name("FILE.svg");
+  cmd->add_option("--compare-target", o->compare,
+                  "With a PIM target: the same problem on this PIM target too, rank 1 under the "
+                  "table (default: logic-die.json beside the target, when there; 'none': no "
+                  "comparison)")
+      ->type_name("FILE");
   cmd->add_flag("--force", o->force,
                 "Overwrite existing --json/--csv/--plot files even when rubick did not write them");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar or timing on stderr");

@@ -4,6 +4,7 @@
 
 #include "rubick/dse/Target.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
 
 namespace rubick::cli {
 namespace {
@@ -103,7 +104,7 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
 
 dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program& prog,
                                        const dataflow::StatementView& v, const std::string& file,
-                                       std::string& targetName) {
+                                       std::string& targetName, dse::PimSystem* pim) {
   dse::ExploreOptions eo;
   eo.objective = parseObjective(o.objective);
   if (!o.costTable.empty()) eo.costs = dse::loadCostTable(o.costTable);
@@ -120,6 +121,30 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
     if (t.entries) c.entries = *t.entries;
     if (t.dtype) dtype = *t.dtype;
     if (t.memory) c.memory = *t.memory;
+    if (t.pim) {
+      if (!pim)
+        throw Unsupported(o.target, "a PIM target (docs/pim.md) works with explore only so far; "
+                                    "emit and verify of PIM designs are not built yet");
+      // The unit fixes the array, its buffer and its memory: flags cannot change them (so the
+      // code below leaves them as set here).
+      const std::pair<const char*, bool> fixed[] = {{"--array", !o.df.array.empty()},
+                                                    {"--array-range", !o.arrayRange.empty()},
+                                                    {"--buffer-kib", !o.bufferKib.empty()},
+                                                    {"--mem-bandwidth", !o.memBandwidth.empty()},
+                                                    {"--mem-latency", o.memLatency.has_value()},
+                                                    {"--mem-burst", o.memBurst.has_value()}};
+      for (const auto& [flag, given] : fixed)
+        if (given)
+          throw Error(flag, std::string("target '") + o.target +
+                                "' is a PIM system, which fixes each unit's array, buffer and "
+                                "banks; change them in the target file");
+      if (eo.objective != dse::Objective::Latency)
+        throw Error("--objective", "PIM designs are ranked by cycles only (latency)");
+      *pim = *t.pim;
+      c.arrays = pim->arrays;
+      c.bufferBytes = pim->bufferBytes;
+      c.memory = dse::unitMemory(*pim);
+    }
   }
   if (!o.df.array.empty() && !o.arrayRange.empty())
     throw Error("--array", "give either --array or --array-range, not both");

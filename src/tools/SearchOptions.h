@@ -5,6 +5,7 @@
 #include "DataflowOptions.h"
 
 #include "rubick/dse/Explore.h"
+#include "rubick/dse/Pim.h"
 #include "rubick/frontend/Program.h"
 
 #include <CLI/CLI.hpp>
@@ -28,9 +29,11 @@ struct SearchOptions {
 
 void addSearchOptions(CLI::App& cmd, SearchOptions& o);
 
-/// Defaults, then the target file, then flags. `targetName` receives the target's name.
+/// Defaults, then the target file, then flags. `targetName` receives the target's name. A
+/// target with a PIM system (docs/pim.md) sets `*pim` and the unit's array and buffer; such a
+/// target is refused (Unsupported) where `pim` is null, and so are the flags it fixes.
 dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program& prog,
                                        const dataflow::StatementView& v, const std::string& file,
-                                       std::string& targetName);
+                                       std::string& targetName, dse::PimSystem* pim = nullptr);
 
 } // namespace rubick::cli

@@ -45,6 +45,8 @@ std::vector<Case> cases() {
   return {
       {"gemm 32^3, 1 KiB", dataflow::test::gemm(32, 32, 32), wide, 1024},
       {"gemm 32^3, narrow bus, 1 KiB", dataflow::test::gemm(32, 32, 32), narrow, 1024},
+      // DRAM rows of 64 bytes, 7 cycles each after a transfer's first (a PIM unit's bank).
+      {"gemm 32^3, DRAM rows, 1 KiB", dataflow::test::gemm(32, 32, 32), {8, 50, 256, 64, 7}, 1024},
       // Sizes that leave short last tiles, and a loop outside the array (the batch).
       {"gemm 13x10x11, 4 KiB", dataflow::test::gemm(13, 10, 11), wide, 4096},
       {"bmm 3x8x6x5, no budget",

@@ -7,6 +7,7 @@
 #include "temp_dir.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -105,7 +106,7 @@ TEST(DseTarget, EveryFieldOptionalAndCommentsIgnored) {
 
 const char* kKnown =
     "(known: name, description, arrays, array_range, max_fanout, max_ports, buffer_kib, dtype, "
-    "entries, memory)";
+    "entries, memory, pim)";
 
 TEST(DseTarget, Memory) {
   Target t = loadTarget(tempFile("m.json", R"({"memory": {"bytes_per_cycle": 64}})"));
@@ -214,6 +215,413 @@ TEST(DseTarget, Entries) {
   EXPECT_EQ(targetError(R"({"entries": "1,,2"})"),
             "field 'entries': empty entry name (expected all, fpga, or a list of entry names or "
             "numbers separated by commas)");
+}
+
+// The PIM presets (docs/pim.md has every number's source). The expected values are worked out by
+// hand from the published numbers; timings are DRAM clocks divided by tck_per_cycle, rounded up.
+
+// Column bytes all units read a cycle over what the host interface moves.
+int64_t internalOverExternal(const PimSystem& s) {
+  return s.units * s.bank.bytesPerCycle / s.hostBytesPerCycle;
+}
+
+TEST(DseTargetPim, ShippedAim) {
+  Target t = loadTarget(source("designs/targets/aim.json"));
+  EXPECT_EQ(t.name, "aim");
+  EXPECT_NE(t.description.find("AiM"), std::string::npos);
+  EXPECT_EQ(t.arrays, (std::vector<ArrayShape>{{1, 16}, {4, 4}}));
+  EXPECT_EQ(t.dtype, "int8");
+  EXPECT_FALSE(t.memory.has_value());
+  ASSERT_TRUE(t.pim.has_value());
+  // GDDR6 at 16 Gb/s/pin: CK = 16 / 8 = 2 GHz, two clocks per 1 GHz unit cycle. Timings from
+  // the 1.25 V GDDR6 preset (17.1, 17.1, 34.2, 13.68 ns) in 0.5 ns clocks: 35, 35, 69, 28.
+  PimSystem want{.units = 16,
+                 .banksPerUnit = 1,
+                 .access = PimAccess::stream,
+                 .arrays = {{1, 16}, {4, 4}},
+                 .bufferBytes = 128, // an assumption: 2 x 2 operand latches of 32 bytes
+                 .bank = {.bytesPerCycle = 32,
+                          .rowBytes = 2048,
+                          .tRCD = 18, // 35 / 2 = 17.5
+                          .tRP = 18,  // 35 / 2 = 17.5
+                          .tRAS = 35, // 69 / 2 = 34.5
+                          .tCL = 14}, // 28 / 2
+                 .broadcastBytes = 2048,
+                 .broadcastBytesPerCycle = 32,
+                 .hostBytesPerCycle = 32,
+                 .clockMhz = 1000};
+  EXPECT_EQ(*t.pim, want);
+  // 16 banks x 32 B at 1 GHz = 512 GB/s inside, 32 GB/s at the pins.
+  EXPECT_EQ(internalOverExternal(*t.pim), 16);
+}
+
+TEST(DseTargetPim, ShippedHbmPim) {
+  Target t = loadTarget(source("designs/targets/hbm-pim.json"));
+  EXPECT_EQ(t.name, "hbm-pim");
+  EXPECT_NE(t.description.find("HBM-PIM"), std::string::npos);
+  EXPECT_EQ(t.arrays, (std::vector<ArrayShape>{{1, 16}, {4, 4}}));
+  EXPECT_EQ(t.dtype, "int8");
+  ASSERT_TRUE(t.pim.has_value());
+  // HBM2 at 2.4 Gb/s/pin: a 1.2 GHz clock, four per 300 MHz unit cycle (tCCD_L = 4 clocks: one
+  // 32-byte column a unit cycle).
+  PimSystem want{.units = 8, // 16 banks, one unit per 2
+                 .banksPerUnit = 2,
+                 .access = PimAccess::stream,
+                 .arrays = {{1, 16}, {4, 4}},
+                 .bufferBytes = 512, // 16 registers of 256 bits
+                 .bank = {.bytesPerCycle = 32,
+                          .rowBytes = 1024,
+                          .tRCD = 4, // 14 / 4 = 3.5
+                          .tRP = 4,  // 14 / 4 = 3.5
+                          .tRAS = 9, // 33 / 4 = 8.25
+                          .tCL = 5}, // 20 / 4
+                 .broadcastBytes = 0,
+                 .broadcastBytesPerCycle = 0,
+                 .hostBytesPerCycle = 64, // 64 bits x 2 edges x 4 clocks
+                 .clockMhz = 300};
+  EXPECT_EQ(*t.pim, want);
+  EXPECT_EQ(internalOverExternal(*t.pim), 4); // "4x the bandwidth"
+}
+
+TEST(DseTargetPim, ShippedUpmem) {
+  Target t = loadTarget(source("designs/targets/upmem.json"));
+  EXPECT_EQ(t.name, "upmem");
+  EXPECT_NE(t.description.find("UPMEM"), std::string::npos);
+  EXPECT_EQ(t.arrays, (std::vector<ArrayShape>{{1, 1}}));
+  EXPECT_EQ(t.dtype, "int8");
+  ASSERT_TRUE(t.pim.has_value());
+  // Timings already in DPU cycles: a 2,048-byte "row" (the largest DMA transfer) costs the
+  // measured fixed 77 cycles, then streams at 0.5 cycles a byte.
+  PimSystem want{
+      .units = 64,
+      .banksPerUnit = 1,
+      .access = PimAccess::dma,
+      .arrays = {{1, 1}},
+      .bufferBytes = 65536,
+      .bank = {.bytesPerCycle = 2, .rowBytes = 2048, .tRCD = 77, .tRP = 0, .tRAS = 0, .tCL = 0},
+      .broadcastBytes = 0,
+      .broadcastBytesPerCycle = 0,
+      .hostBytesPerCycle = 16, // 6.68 GB/s / 350 MHz = 19.1, rounded down
+      .clockMhz = 350};
+  EXPECT_EQ(*t.pim, want);
+  // 2,048 bytes in 77 + 1,024 cycles: the paper's latency model, 77 + 0.5 x 2,048.
+  EXPECT_EQ(t.pim->bank.tRCD + t.pim->bank.rowBytes / t.pim->bank.bytesPerCycle, 1101);
+}
+
+TEST(DseTargetPim, ShippedLogicDie) {
+  Target t = loadTarget(source("designs/targets/logic-die.json"));
+  EXPECT_EQ(t.name, "logic-die");
+  EXPECT_EQ(t.arrays, (std::vector<ArrayShape>{{16, 16}}));
+  EXPECT_EQ(t.dtype, "int8");
+  ASSERT_TRUE(t.pim.has_value());
+  // The HBM2 timings of hbm-pim, two 1.2 GHz clocks per 600 MHz cycle; a "bank" is 32 banks
+  // (2 in each of 16 pseudo-channels) opened together: 32 x 1 KB rows, 16 x 16 B a clock.
+  PimSystem want{.units = 1,
+                 .banksPerUnit = 8, // 256 banks in groups of 32
+                 .access = PimAccess::dma,
+                 .arrays = {{16, 16}},
+                 .bufferBytes = 512 * 1024,
+                 .bank = {.bytesPerCycle = 512,
+                          .rowBytes = 32768,
+                          .tRCD = 7,  // 14 / 2
+                          .tRP = 7,   // 14 / 2
+                          .tRAS = 17, // 33 / 2 = 16.5
+                          .tCL = 10}, // 20 / 2
+                 .broadcastBytes = 0,
+                 .broadcastBytesPerCycle = 0,
+                 .hostBytesPerCycle = 512,
+                 .clockMhz = 600};
+  EXPECT_EQ(*t.pim, want);
+  EXPECT_EQ(internalOverExternal(*t.pim), 1); // it shares the stack's bandwidth
+}
+
+// A complete, valid "pim" object that the error tests below break one field at a time.
+nlohmann::ordered_json validPim() {
+  return nlohmann::ordered_json::parse(R"({
+    "units": 4, "banks_per_unit": 2, "access": "dma", "unit_array": "1x8",
+    "unit_buffer_bytes": 256,
+    "clock_mhz": 500,
+    "bank": {"bytes_per_cycle": 16, "row_bytes": 1024, "tck_per_cycle": 3,
+             "trcd": 10, "trp": 9, "tras": 25, "cl": 1},
+    "broadcast_bytes": 1024, "broadcast_bytes_per_cycle": 16, "host_bytes_per_cycle": 8,
+    "source": "made up"})");
+}
+
+std::string pimError(const nlohmann::ordered_json& pim) {
+  return targetError(nlohmann::ordered_json{{"pim", pim}}.dump());
+}
+
+Target pimTarget(const nlohmann::ordered_json& pim) {
+  return loadTarget(tempFile("pim.json", nlohmann::ordered_json{{"pim", pim}}.dump()));
+}
+
+TEST(DseTargetPim, ConvertsTimingsRoundingUp) {
+  PimSystem s = *pimTarget(validPim()).pim;
+  EXPECT_EQ(s.units, 4);
+  EXPECT_EQ(s.banksPerUnit, 2);
+  EXPECT_EQ(s.access, PimAccess::dma);
+  EXPECT_EQ(s.arrays, (std::vector<ArrayShape>{{1, 8}}));
+  EXPECT_EQ(s.bufferBytes, 256);
+  EXPECT_EQ(s.clockMhz, 500);
+  EXPECT_EQ(s.bank.bytesPerCycle, 16);
+  EXPECT_EQ(s.bank.rowBytes, 1024);
+  // Three DRAM clocks a unit cycle: 10 -> 4 (3.33), 9 -> 3 exactly, 25 -> 9 (8.33), 1 -> 1.
+  EXPECT_EQ(s.bank.tRCD, 4);
+  EXPECT_EQ(s.bank.tRP, 3);
+  EXPECT_EQ(s.bank.tRAS, 9);
+  EXPECT_EQ(s.bank.tCL, 1);
+  EXPECT_EQ(s.broadcastBytes, 1024);
+  EXPECT_EQ(s.broadcastBytesPerCycle, 16);
+  EXPECT_EQ(s.hostBytesPerCycle, 8);
+  EXPECT_TRUE(s.enabled());
+
+  // Zero timings stay zero; without tck_per_cycle the timings are already unit cycles.
+  nlohmann::ordered_json j = validPim();
+  j["bank"]["trp"] = 0;
+  j["bank"]["cl"] = 0;
+  j["bank"].erase("tck_per_cycle");
+  s = *pimTarget(j).pim;
+  EXPECT_EQ(s.bank.tRCD, 10);
+  EXPECT_EQ(s.bank.tRP, 0);
+  EXPECT_EQ(s.bank.tRAS, 25);
+  EXPECT_EQ(s.bank.tCL, 0);
+}
+
+TEST(DseTargetPim, DefaultsAndComments) {
+  nlohmann::ordered_json j = validPim();
+  j.erase("banks_per_unit");
+  j.erase("broadcast_bytes");
+  j.erase("broadcast_bytes_per_cycle");
+  j.erase("source");
+  j["_note"] = "comments are skipped";
+  j["bank"]["_note"] = 3;
+  Target t = pimTarget(j);
+  ASSERT_TRUE(t.pim.has_value());
+  EXPECT_EQ(t.pim->banksPerUnit, 1);
+  EXPECT_EQ(t.pim->broadcastBytes, 0);
+  EXPECT_EQ(t.pim->broadcastBytesPerCycle, 0);
+  EXPECT_FALSE(t.memory.has_value());
+  // No broadcast buffer with a rate of 0 spelt out is the same.
+  j["broadcast_bytes"] = 0;
+  j["broadcast_bytes_per_cycle"] = 0;
+  EXPECT_EQ(pimTarget(j).pim->broadcastBytesPerCycle, 0);
+  // A target without "pim" has none.
+  EXPECT_FALSE(loadTarget(tempFile("plain.json", "{}")).pim.has_value());
+}
+
+TEST(DseTargetPim, Access) {
+  nlohmann::ordered_json j = validPim();
+  j["access"] = "stream";
+  EXPECT_EQ(pimTarget(j).pim->access, PimAccess::stream);
+  j["access"] = "DMA";
+  EXPECT_EQ(pimError(j), "field 'pim.access' must be \"stream\" or \"dma\", found \"DMA\"");
+  j["access"] = 1;
+  EXPECT_EQ(pimError(j), "field 'pim.access' must be \"stream\" or \"dma\", found 1");
+}
+
+TEST(DseTargetPim, NotWithMemory) {
+  nlohmann::ordered_json j = {{"memory", {{"bytes_per_cycle", 64}}}, {"pim", validPim()}};
+  EXPECT_EQ(targetError(j.dump()),
+            "give either 'memory' or 'pim', not both (a PIM target's memory is its banks)");
+}
+
+TEST(DseTargetPim, NotAnObject) {
+  EXPECT_EQ(pimError(16),
+            "field 'pim' must be an object such as {\"units\": 16, "
+            "\"unit_array\": \"1x16\", \"bank\": {...}, ...} (docs/pim.md), found 16");
+  nlohmann::ordered_json j = validPim();
+  j["bank"] = "hbm2";
+  EXPECT_EQ(pimError(j), "field 'pim.bank' must be an object such as {\"bytes_per_cycle\": 32, "
+                         "\"row_bytes\": 2048, \"trcd\": 18, \"trp\": 18, \"tras\": 42, \"cl\": "
+                         "18}, found \"hbm2\"");
+}
+
+TEST(DseTargetPim, UnknownFields) {
+  nlohmann::ordered_json j = validPim();
+  j["unit"] = 4;
+  EXPECT_EQ(pimError(j), "field 'pim': unknown field 'unit' (known: units, banks_per_unit, "
+                         "access, unit_array, unit_buffer_bytes, clock_mhz, bank, broadcast_bytes, "
+                         "broadcast_bytes_per_cycle, host_bytes_per_cycle, source)");
+  j = validPim();
+  j["bank"]["trdc"] = 4;
+  EXPECT_EQ(pimError(j), "field 'pim.bank': unknown field 'trdc' (known: bytes_per_cycle, "
+                         "row_bytes, tck_per_cycle, trcd, trp, tras, cl)");
+}
+
+TEST(DseTargetPim, MissingFields) {
+  const std::vector<std::pair<std::string, std::string>> pim = {
+      {"units", "the compute units working on one problem"},
+      {"access", "\"stream\" (the array reads the open row in place) or \"dma\" (a DMA copies "
+                 "tiles into the unit's buffer)"},
+      {"unit_array", "the PxQ PE array of one unit, such as \"1x16\", or a list of them"},
+      {"unit_buffer_bytes", "each unit's own buffer in bytes"},
+      {"clock_mhz", "the units' clock in MHz"},
+      {"bank", "one DRAM bank: its rate, row and timings"},
+      {"host_bytes_per_cycle", "the external interface's bytes per unit cycle"},
+  };
+  for (const auto& [key, what] : pim) {
+    nlohmann::ordered_json j = validPim();
+    j.erase(key);
+    EXPECT_EQ(pimError(j), "field 'pim' needs '" + key + "' (" + what + ")");
+  }
+  const std::vector<std::pair<std::string, std::string>> bank = {
+      {"bytes_per_cycle", "the column data a unit gets a cycle"},
+      {"row_bytes", "the bytes of one row"},
+      {"trcd", "activate to first column access, in DRAM clocks"},
+      {"trp", "precharge to the next activate, in DRAM clocks"},
+      {"tras", "activate to precharge at least, in DRAM clocks"},
+      {"cl", "column read to its data, in DRAM clocks"},
+  };
+  for (const auto& [key, what] : bank) {
+    nlohmann::ordered_json j = validPim();
+    j["bank"].erase(key);
+    EXPECT_EQ(pimError(j), "field 'pim.bank' needs '" + key + "' (" + what + ")");
+  }
+}
+
+// Every count: zero, negative, fractional, a string and one past its limit are refused.
+TEST(DseTargetPim, CountsArePositiveIntegersInRange) {
+  struct Count {
+    std::vector<std::string> where; // the field's path in the "pim" object
+    int64_t max;
+  };
+  const std::vector<Count> counts = {
+      {{"units"}, 1 << 20},
+      {{"banks_per_unit"}, 1 << 16},
+      {{"unit_buffer_bytes"}, int64_t(1) << 40},
+      {{"clock_mhz"}, 100000},
+      {{"bank", "tck_per_cycle"}, 1024},
+  };
+  for (const Count& c : counts) {
+    std::string field = "pim";
+    for (const std::string& w : c.where)
+      field += "." + w;
+    const std::string head =
+        "field '" + field + "' must be an integer from 1 to " + std::to_string(c.max) + ", found ";
+    for (const char* bad : {"0", "-2", "1.5", "\"4\"", "true"}) {
+      nlohmann::ordered_json j = validPim();
+      nlohmann::ordered_json& slot = c.where.size() == 1 ? j[c.where[0]] : j["bank"][c.where[1]];
+      slot = nlohmann::ordered_json::parse(bad);
+      EXPECT_EQ(pimError(j), head + bad) << field;
+    }
+    nlohmann::ordered_json j = validPim();
+    (c.where.size() == 1 ? j[c.where[0]] : j["bank"][c.where[1]]) = c.max + 1;
+    EXPECT_EQ(pimError(j), head + std::to_string(c.max + 1)) << field;
+  }
+}
+
+TEST(DseTargetPim, RatesAndRowsArePowersOfTwo) {
+  nlohmann::ordered_json j = validPim();
+  j["bank"]["bytes_per_cycle"] = 48;
+  EXPECT_EQ(pimError(j),
+            "field 'pim.bank.bytes_per_cycle' must be a power of two (a bus width), found 48");
+  j = validPim();
+  j["bank"]["row_bytes"] = 1000;
+  EXPECT_EQ(pimError(j), "field 'pim.bank.row_bytes' must be a power of two (a DRAM row), found "
+                         "1000");
+  j = validPim();
+  j["host_bytes_per_cycle"] = 24;
+  EXPECT_EQ(pimError(j),
+            "field 'pim.host_bytes_per_cycle' must be a power of two (a bus width), found 24");
+  j = validPim();
+  j["broadcast_bytes_per_cycle"] = 12;
+  EXPECT_EQ(pimError(j), "field 'pim.broadcast_bytes_per_cycle' must be a power of two (a bus "
+                         "width), found 12");
+  // Zero and non-integers are refused before the power-of-two test, with their limits.
+  j = validPim();
+  j["bank"]["bytes_per_cycle"] = 0;
+  EXPECT_EQ(pimError(j),
+            "field 'pim.bank.bytes_per_cycle' must be an integer from 1 to 4096, found 0");
+  j = validPim();
+  j["bank"]["bytes_per_cycle"] = 8192; // a unit's memory bus is at most 4096 bytes wide
+  EXPECT_EQ(pimError(j),
+            "field 'pim.bank.bytes_per_cycle' must be an integer from 1 to 4096, found 8192");
+  j = validPim();
+  j["bank"]["row_bytes"] = 2048.0;
+  EXPECT_EQ(pimError(j),
+            "field 'pim.bank.row_bytes' must be an integer from 1 to 1073741824, found 2048.0");
+  j = validPim();
+  j["host_bytes_per_cycle"] = -32;
+  EXPECT_EQ(pimError(j),
+            "field 'pim.host_bytes_per_cycle' must be an integer from 1 to 1048576, found -32");
+}
+
+TEST(DseTargetPim, RowHoldsAtLeastOneCycle) {
+  nlohmann::ordered_json j = validPim();
+  j["bank"]["row_bytes"] = 8; // bytes_per_cycle is 16
+  EXPECT_EQ(pimError(j),
+            "field 'pim.bank.row_bytes' must be at least 'bytes_per_cycle' (16), found 8");
+}
+
+TEST(DseTargetPim, Timings) {
+  for (const char* key : {"trcd", "trp", "tras", "cl"})
+    for (const char* bad : {"-1", "2.5", "\"18\"", "null", "1000001"}) {
+      nlohmann::ordered_json j = validPim();
+      j["bank"][key] = nlohmann::ordered_json::parse(bad);
+      EXPECT_EQ(pimError(j), std::string("field 'pim.bank.") + key +
+                                 "' must be an integer from 0 to 1000000 (DRAM clocks), found " +
+                                 bad);
+    }
+  nlohmann::ordered_json j = validPim();
+  j["bank"]["tras"] = 1000000; // the limit itself is accepted
+  EXPECT_EQ(pimTarget(j).pim->bank.tRAS, 333334);
+}
+
+TEST(DseTargetPim, UnitArray) {
+  nlohmann::ordered_json j = validPim();
+  const std::string want = "field 'pim.unit_array' must be a string such as \"1x16\" or a "
+                           "non-empty list of them, found ";
+  j["unit_array"] = 16;
+  EXPECT_EQ(pimError(j), want + "16");
+  j["unit_array"] = nlohmann::ordered_json::array();
+  EXPECT_EQ(pimError(j), want + "[]");
+  j["unit_array"] = {"1x16", 4};
+  EXPECT_EQ(pimError(j), want + "[\"1x16\",4]");
+  j["unit_array"] = "1by16";
+  EXPECT_EQ(pimError(j), "field 'pim.unit_array': malformed array '1by16' (expected PxQ with "
+                         "positive integers, such as \"8x8\")");
+  j["unit_array"] = "0x16";
+  EXPECT_EQ(pimError(j), "field 'pim.unit_array': malformed array '0x16' (expected PxQ with "
+                         "positive integers, such as \"8x8\")");
+  j["unit_array"] = {"1x16", "4x8"};
+  EXPECT_EQ(pimError(j), "field 'pim.unit_array': every shape must have the same PEs ('4x8' has "
+                         "32, the first 16)");
+  j["unit_array"] = "16X16";
+  EXPECT_EQ(pimTarget(j).pim->arrays, (std::vector<ArrayShape>{{16, 16}}));
+  j["unit_array"] = {"1x16", "4x4", "16x1"};
+  EXPECT_EQ(pimTarget(j).pim->arrays, (std::vector<ArrayShape>{{1, 16}, {4, 4}, {16, 1}}));
+}
+
+TEST(DseTargetPim, Broadcast) {
+  nlohmann::ordered_json j = validPim();
+  j.erase("broadcast_bytes_per_cycle");
+  EXPECT_EQ(pimError(j), "field 'pim' needs 'broadcast_bytes_per_cycle' (the bytes the broadcast "
+                         "buffer gives every unit a cycle, since 'broadcast_bytes' is above 0)");
+  j = validPim();
+  j["broadcast_bytes"] = 0;
+  EXPECT_EQ(pimError(j), "field 'pim.broadcast_bytes_per_cycle' must be absent or 0 without a "
+                         "broadcast buffer ('broadcast_bytes' is 0), found 16");
+  j = validPim();
+  j.erase("broadcast_bytes"); // absent is 0 too
+  EXPECT_EQ(pimError(j), "field 'pim.broadcast_bytes_per_cycle' must be absent or 0 without a "
+                         "broadcast buffer ('broadcast_bytes' is 0), found 16");
+  for (const char* bad : {"-1", "0.5", "\"2K\"", "1099511627777"}) {
+    j = validPim();
+    j["broadcast_bytes"] = nlohmann::ordered_json::parse(bad);
+    EXPECT_EQ(pimError(j), std::string("field 'pim.broadcast_bytes' must be an integer from 0 to "
+                                       "1099511627776 (bytes; 0: no broadcast buffer), found ") +
+                               bad);
+  }
+  j = validPim();
+  j["broadcast_bytes_per_cycle"] = 0;
+  EXPECT_EQ(pimError(j),
+            "field 'pim.broadcast_bytes_per_cycle' must be an integer from 1 to 1048576, found 0");
+}
+
+TEST(DseTargetPim, SourceIsText) {
+  nlohmann::ordered_json j = validPim();
+  j["source"] = 2021;
+  EXPECT_EQ(pimError(j), "field 'pim.source' must be a string, found 2021");
 }
 
 TEST(DseTarget, UnreadableOrNotAnObject) {

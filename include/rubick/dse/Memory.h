@@ -57,6 +57,11 @@ struct MemorySystem {
       0;                  // bus width and bandwidth: one beat of this many bytes a cycle; 0: none
   int64_t latency = 0;    // cycles from a transfer's first request to its first beat
   int64_t burstBytes = 0; // longest burst the DMA issues (never across a 4 KiB boundary)
+  // DRAM rows (a PIM unit's banks, docs/pim.md): each tensor lies row-major from a row
+  // boundary in rows of rowBytes, and every row a transfer touches after its first costs
+  // rowCycles more (its first row's activate is part of `latency`). 0: no rows to open.
+  int64_t rowBytes = 0;
+  int64_t rowCycles = 0;
   bool enabled() const { return bytesPerCycle > 0; }
   friend bool operator==(const MemorySystem&, const MemorySystem&) = default;
 };
@@ -136,8 +141,13 @@ int64_t bankBytes(const MemoryProblem& p, const BufferTiling& t);
 /// Bus beats to move one tile of access `a` whose loops have the given sizes.
 int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize);
 
+/// DRAM rows of `memory.rowBytes` that one tile of access `a` touches, its tensor lying
+/// row-major from a row boundary (1 without rows).
+int64_t tileRows(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize);
+
 /// X(a) above: the cycles one transfer of that tile holds its channel (a load for inputs, a
-/// store for outputs; `load` forces a load, as for partial sums coming back).
+/// store for outputs; `load` forces a load, as for partial sums coming back), with
+/// (tileRows - 1) x `memory.rowCycles` for the rows it opens after its first.
 int64_t tileTransferCycles(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize,
                            bool load);
 

@@ -1,23 +1,42 @@
 #pragma once
 // Target files (designs/targets/NAME.json) bundle the constraints of a hardware target so a user
 // can say `--target designs/targets/fpga.json` instead of repeating flags. Command-line flags
-// override what the target sets. Format (every field optional):
+// override what the target sets. Every field is optional; keys starting with '_' are comments.
 //
-//   {
-//     "name": "fpga",
-//     "description": "...",
-//     "arrays": ["8x8", "16x16"],          or  "array_range": [4, 16]   (every PxQ, P and Q in
-//     range) "max_fanout": 16, "max_ports": 64, "buffer_kib": 1024, "dtype": "int8", "entries":
-//     "fpga"                     or "all", or a list of entry names/numbers "memory": { external
-//     memory (docs/memory.md)
-//       "bytes_per_cycle": 64,              bus width: one beat of this many bytes a cycle
-//       "latency": 100,                     cycles to a transfer's first beat (default 100)
-//       "burst_bytes": 4096                 longest burst (default 256 beats, at most 4096)
-//     }
-//   }
+//   name             string; default: the file's name without its extension
+//   description      string
+//   arrays           PE array shapes, such as ["8x8", "16x16"]
+//   array_range      [LO, HI]: every PxQ with LO <= P, Q <= HI (instead of arrays)
+//   max_fanout       positive integer
+//   max_ports        positive integer
+//   buffer_kib       positive integer
+//   dtype            "int8", "int16" or "int32"
+//   entries          "all", "fpga", or a list of entry names or numbers
+//   memory           external memory (docs/memory.md), an object:
+//     bytes_per_cycle     required, a power of two: one beat of this many bytes a cycle
+//     latency             cycles to a transfer's first beat; default 100
+//     burst_bytes         longest burst; default 256 beats, at most 4096
+//   pim              a processing-in-memory system (docs/pim.md), an object; not with memory:
+//     units               required: compute units working on one problem
+//     banks_per_unit      default 1
+//     unit_array          required: the PxQ PE array of one unit, such as "1x16"
+//     unit_buffer_bytes   required: each unit's own buffer
+//     clock_mhz           required: the units' clock
+//     bank                required, an object:
+//       bytes_per_cycle   required, a power of two: column data per unit cycle
+//       row_bytes         required, a power of two, at least bytes_per_cycle
+//       tck_per_cycle     DRAM clocks per unit cycle; default 1
+//       trcd, trp, tras, cl   required, in DRAM clocks (0 allowed)
+//     broadcast_bytes     a buffer broadcasting one input to every unit; default 0 (none)
+//     broadcast_bytes_per_cycle   required when broadcast_bytes > 0 (a power of two), else 0
+//     host_bytes_per_cycle        required, a power of two: the external interface
+//     source              free text: where the numbers come from
+//
+// The bank's timings are converted to unit cycles when the file is read, rounding up.
 
 #include "rubick/dse/CostModel.h"
 #include "rubick/dse/Explore.h"
+#include "rubick/dse/Pim.h"
 
 #include <optional>
 #include <set>
@@ -34,6 +53,7 @@ struct Target {
   std::optional<std::string> dtype;
   std::optional<std::set<ir::EntryKind>> entries;
   std::optional<MemorySystem> memory;
+  std::optional<PimSystem> pim; // never together with memory
 };
 
 /// Defaults of a memory system's fields.

@@ -1,0 +1,82 @@
+// A PIM unit's banks (include/rubick/dse/Pim.h, docs/pim.md): what a row costs a unit that
+// copies tiles (its memory model) and one that reads in place (its stream).
+
+#include "rubick/dse/Pim.h"
+
+#include "MemoryCommon.h"
+
+#include <algorithm>
+
+namespace rubick::dse {
+
+using detail::ceilDiv;
+
+namespace {
+
+// A bank is busy with a row from its activate to the end of its precharge, at least tRAS
+// before the precharge; `reading` cycles of it are spent on the row's columns.
+int64_t rowBusy(const PimBank& b, int64_t reading) {
+  return std::max(b.tRCD + reading, b.tRAS) + b.tRP;
+}
+
+} // namespace
+
+MemorySystem unitMemory(const PimSystem& s) {
+  const PimBank& b = s.bank;
+  MemorySystem m;
+  m.bytesPerCycle = b.bytesPerCycle;
+  m.latency = b.tRCD + b.tCL;
+  m.burstBytes = std::clamp<int64_t>(b.rowBytes, b.bytesPerCycle, 4096);
+  m.rowBytes = b.rowBytes;
+  // With k banks taking rows in turn a row can start every busy / k cycles; what that exceeds
+  // the row's reading is the row's cost on the unit's port.
+  const int64_t reading = ceilDiv(b.rowBytes, b.bytesPerCycle);
+  const int64_t k = std::max<int64_t>(1, s.banksPerUnit);
+  m.rowCycles = std::max<int64_t>(0, ceilDiv(rowBusy(b, reading), k) - reading);
+  return m;
+}
+
+PimStream streamRun(const PimSystem& s, int64_t latency, int64_t bytes) {
+  PimStream r;
+  r.cycles = latency;
+  if (bytes <= 0) return r;
+  const PimBank& b = s.bank;
+  r.rows = ceilDiv(bytes, b.rowBytes);
+  // The words lie in the order the array reads them, so a column register smooths the array's
+  // bursts: the run takes the array's cycles or the bank's column reads, whichever is more.
+  const int64_t base = std::max(latency, ceilDiv(bytes, b.bytesPerCycle));
+  // The cycles on a row at that pace (a row is read as the array needs it: the unit has no
+  // room to read ahead), rounded down so that a stall is never missed.
+  r.rowCycles = std::max<int64_t>(1, b.rowBytes * base / bytes);
+  const int64_t k = std::max<int64_t>(1, s.banksPerUnit);
+  r.stallPerRow = std::max<int64_t>(0, ceilDiv(rowBusy(b, r.rowCycles), k) - r.rowCycles);
+  r.cycles = b.tRCD + b.tCL + base + (r.rows - 1) * r.stallPerRow;
+  return r;
+}
+
+int64_t unitPes(const PimSystem& s) {
+  int64_t n = 0;
+  for (const ArrayShape& a : s.arrays)
+    n = std::max(n, a.p * a.q);
+  return n;
+}
+
+const char* toString(PimAccess a) {
+  return a == PimAccess::stream ? "stream" : "dma";
+}
+
+const char* toString(PimPlacement p) {
+  switch (p) {
+  case PimPlacement::banks:
+    return "banks";
+  case PimPlacement::replicated:
+    return "replicated";
+  case PimPlacement::broadcast:
+    return "broadcast";
+  case PimPlacement::buffer:
+    return "buffer";
+  }
+  return "?";
+}
+
+} // namespace rubick::dse
