@@ -256,10 +256,9 @@ PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s
     d.bankFraction = double(d.bankBytes) / (double(d.cycles) * aggregate);
     // The roofline of the banks: the units' peak, or the aggregate bank rate times the MACs per
     // byte that must come from the banks (the split inputs, each element once).
-    const double attainable =
-        bankCompulsory > 0 ? std::min(peak, aggregate * double(macs) / double(bankCompulsory))
-                           : peak;
-    d.roofline = double(macs) / double(d.cycles) / attainable;
+    d.intensity = bankCompulsory > 0 ? double(macs) / double(bankCompulsory) : 0;
+    d.attainable = bankCompulsory > 0 ? std::min(peak, aggregate * d.intensity) : peak;
+    d.roofline = double(macs) / double(d.cycles) / d.attainable;
     const double columns = double(d.bankBytes) / double(s.bank.bytesPerCycle);
     d.rowHitRate = columns > 0 ? std::max(0.0, 1 - double(d.activates) / columns) : 0;
     d.utilization = double(macs) / (double(d.cycles) * peak);

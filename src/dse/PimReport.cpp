@@ -91,6 +91,23 @@ std::string formatPimTable(const dataflow::StatementView& v, const PimSystem& s,
   os << formatColumns(head, rows, [](size_t c) { return c == 0 || (c >= 3 && c <= 11); });
   if (r.designs.size() > top)
     os << "... " << r.designs.size() - top << " more (--top N to show more)\n";
+  // Why rank 1 is where it is on the banks' roofline: its MACs per byte from the banks against
+  // the ratio of the units' peak to the banks' rate.
+  if (!r.designs.empty()) {
+    const PimDesign& d = r.designs.front();
+    const int64_t peak = s.units * unitPes(s), rate = s.units * s.bank.bytesPerCycle;
+    os << "rank 1 on the banks' roofline: ";
+    if (d.intensity > 0)
+      os << formatSignificant(d.intensity, 4) << " MACs per byte from the banks x " << rate
+         << " B/cycle = " << formatSignificant(d.intensity * double(rate), 4)
+         << " MACs/cycle against the units' peak of " << peak << ": "
+         << (d.intensity * double(rate) < double(peak) ? "bound by the banks" : "bound by compute")
+         << ", reaches " << percentText(d.roofline) << " of " << formatSignificant(d.attainable, 4)
+         << " MACs/cycle\n";
+    else
+      os << "nothing comes from the banks: bound by compute, reaches " << percentText(d.roofline)
+         << " of " << peak << " MACs/cycle\n";
+  }
   return os.str();
 }
 

@@ -214,6 +214,30 @@ TEST(Pim, StreamRunBoundByTheBank) {
   EXPECT_EQ(r.cycles, 3 + 4 + 200 + 24 * 5);
 }
 
+TEST(Pim, TableNamesTheBound) {
+  const PimSystem s = smallSystem();
+  const PimExploreResult r = explorePim(gemv(), s, options());
+  const std::string t = formatPimTable(gemv(), s, r, 1);
+  // Rank 1 only, then how many more, then its place on the roofline: GEMV's 1 MAC a byte times
+  // 4 x 8 bytes a cycle is 32 MACs a cycle against 4 x 4 PEs: bound by compute.
+  EXPECT_NE(t.find("   1  " + r.designs.front().id), std::string::npos) << t;
+  EXPECT_EQ(t.find("   2  "), std::string::npos) << t;
+  EXPECT_NE(t.find("... 2 more"), std::string::npos) << t;
+  EXPECT_NE(t.find("rank 1 on the banks' roofline: 1 MACs per byte from the banks x 32 B/cycle = "
+                   "32 MACs/cycle against the units' peak of 16: bound by compute"),
+            std::string::npos)
+      << t;
+  // A unit 8 times as wide with the same banks is bound by them.
+  PimSystem wide = s;
+  wide.arrays = {{4, 8}};
+  const PimExploreResult rw = explorePim(gemv(), wide, options());
+  ASSERT_FALSE(rw.designs.empty());
+  EXPECT_NE(formatPimTable(gemv(), wide, rw, 1)
+                .find("against the units' peak of 128: bound by "
+                      "the banks"),
+            std::string::npos);
+}
+
 TEST(Pim, ScalarUnitsAreRefused) {
   PimSystem s = smallSystem();
   s.arrays = {{1, 1}};

@@ -97,7 +97,10 @@ struct PimDesign {
   int64_t activates = 0; // rows opened by all units (dma units: estimated from full tiles)
   int64_t macs = 0;
   double bankFraction = 0; // bankBytes / (cycles x aggregate bank bytes per cycle)
-  double roofline = 0;     // MACs per cycle / min(peak MACs, aggregate bank rate x intensity)
+  double intensity = 0;    // MACs per byte that must come from the banks (split inputs, once);
+                           // 0: none comes from them
+  double attainable = 0;   // MACs per cycle: min(peak, aggregate bank rate x intensity)
+  double roofline = 0;     // MACs per cycle / attainable
   double rowHitRate = 0;   // 1 - activates / column accesses
   double utilization = 0;  // MACs / (cycles x units x PEs)
 };
