@@ -94,8 +94,9 @@ std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm
 }
 
 Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
-                       const attn::PipelinePoint& p, const Options& o, double* runtimeSeconds) {
+                       const attn::PipelinePoint& p, const Options& given, double* runtimeSeconds) {
   InterruptScope interruptible; // a signal now unwinds through the cleanups in simulate
+  const Options o = withAbsolutePaths(given);
   if (o.dram && !p.memory.enabled())
     throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
                           "'memory'");

@@ -88,6 +88,13 @@ void prepareWork(const Options& o) {
   claimWorkDirectory(runtimeRoot(o), how);
 }
 
+Options withAbsolutePaths(const Options& o) {
+  Options a = o;
+  for (std::string* p : {&a.workDir, &a.runtimeDir, &a.wave})
+    if (!p->empty()) *p = fs::absolute(*p).lexically_normal().string();
+  return a;
+}
+
 std::string runtimeRoot(const Options& o) {
   return o.runtimeDir.empty() ? (fs::path(o.workDir) / ".runtime").string() : o.runtimeDir;
 }

@@ -34,6 +34,10 @@ struct SimDesign {
 /// saying which is wrong.
 void prepareWork(const Options& o);
 
+/// `o` with its work, runtime and waveform paths made absolute: the tools run inside each
+/// design's directory, where a path relative to the caller's would name nothing.
+Options withAbsolutePaths(const Options& o);
+
 /// Where the shared runtime lives: --runtime-dir, or WORK/.runtime.
 std::string runtimeRoot(const Options& o);
 

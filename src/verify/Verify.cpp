@@ -113,9 +113,10 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
 
 std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
                                   const std::vector<dse::DesignPoint>& points,
-                                  const dse::ExploreOptions& eo, const Options& o,
+                                  const dse::ExploreOptions& eo, const Options& given,
                                   double* runtimeSeconds) {
   InterruptScope interruptible; // a signal now unwinds through the cleanups below
+  const Options o = withAbsolutePaths(given);
   const dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // Before anything is written: a statement the hardware cannot build is not a failed design.
   const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
