@@ -5,6 +5,7 @@
 #include "rubick/frontend/Sema.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/TextTable.h"
+#include "rubick/support/Unsupported.h"
 
 #include <cstdio>
 #include <sstream>
@@ -49,7 +50,12 @@ PipelineSetup pipelineSetup(const tc::Program& prog, const InputOptions& input,
   std::string targetName;
   dataflow::StatementView v = dataflow::viewStatement(prog, form.score);
   attn::PipelineOptions& po = setup.options;
-  po.explore = makeExploreOptions(search, prog, v, input.file, targetName);
+  dse::PimSystem pim;
+  po.explore = makeExploreOptions(search, prog, v, input.file, targetName, &pim);
+  if (pim.enabled())
+    throw Unsupported(search.target,
+                      "attention pipelines on a PIM target are not modelled yet; explore one of "
+                      "its statements with --stmt (docs/pim.md)");
   po.blockKeys = search.blockKeys;
   po.lanes = search.vectorLanes;
   po.rebind = [&input](const std::vector<std::pair<std::string, int64_t>>& sizes) {
