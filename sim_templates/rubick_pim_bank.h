@@ -207,15 +207,15 @@ private:
     }
   }
 
-  // The column a read in this cycle returns, after this cycle's row command; nullptr if the
-  // read is not legal enough to return anything.
-  const uint8_t* readSource() const {
+  // The column this cycle's read returns, after this cycle's row command (`rowApplied`: it is
+  // in the banks' state already); nullptr if the read cannot return anything.
+  const uint8_t* readSource(bool rowApplied) const {
     const ColCmd& r = col_;
     if (r.bank >= cfg_.banks || r.col >= cfg_.rowCols) return nullptr;
     const Bank& b = banks_[r.bank];
     bool open = b.open;
     uint64_t row = b.row;
-    if (row_.valid && row_.bank == r.bank) {
+    if (!rowApplied && row_.valid && row_.bank == r.bank) {
       open = row_.act ? !b.open && row_.row < cfg_.rows : false;
       if (row_.act && open) row = row_.row;
     }
@@ -225,7 +225,7 @@ private:
   void applyRead(uint64_t c) {
     const ColCmd& r = col_;
     const std::string at = "RD bank " + std::to_string(r.bank) + " col " + std::to_string(r.col);
-    const uint8_t* src = readSource();
+    const uint8_t* src = readSource(true);
     std::vector<uint8_t> bytes = zeros_;
     if (r.bank >= cfg_.banks || r.col >= cfg_.rowCols) {
       violation(at + ": beyond the " + std::to_string(cfg_.banks) + " banks of " +
@@ -250,7 +250,7 @@ private:
   const std::vector<uint8_t>* dataDue() const {
     if (!pending_.empty() && pending_.front().due == cycle_) return &pending_.front().bytes;
     if (cfg_.CL == 0 && col_.valid) {
-      const uint8_t* src = readSource();
+      const uint8_t* src = readSource(false);
       nowBytes_.assign(zeros_.size(), 0);
       if (src) nowBytes_.assign(src, src + cfg_.colBytes);
       return &nowBytes_;
