@@ -51,14 +51,18 @@
 //     column k of row j: RD in cycle A(j) + TRCD + k, on out_* in A(j) + TRCD + k + CL + 1
 //     PRE of row j in cycle A(j) + max(TRCD + cnt(j), TRAS)
 //     done in cycle  T = A(n-1) + 1 + max(TRCD + cnt(n-1) + CL, TRAS)   (T = 2 when n = 0)
-//   exactly, as long as no PRE has to wait for the row command slot (a PRE falling on an ACT's
-//   cycle, or two PREs on one cycle, waits a cycle; it delays the run only where that bank's
-//   next ACT then waits for its TRP). For whole rows (cnt = c = ROW_COLS, start_col = 0,
-//   busy = max(TRCD + c, TRAS) + TRP1):
+//   exactly, as long as no PRE has to wait for the row command slot (a PRE due in an ACT's
+//   cycle, or in another PRE's, waits for the next free cycle; that delays the run only where
+//   the bank's next ACT then waits for its TRP). For whole rows (cnt = c = ROW_COLS, start_col
+//   = 0, busy = max(TRCD + c, TRAS) + TRP1):
 //     A(n-1) = 1 + max((n-1) * c, floor((n-1) / BANKS) * busy + ((n-1) mod BANKS) * c)
-//   A row every max(c, busy / BANKS) cycles on average: docs/pim.md's streamRun with the bank's
-//   share rounded up per row, ceil(busy / BANKS), and without the last PRE and the FIFO's cycle.
-//   A bank-bound run (busy > BANKS * c) reads its rows in bursts of BANKS back to back.
+//   a row every max(c, busy / BANKS) cycles on average. Against docs/pim.md's streamRun,
+//   S = TRCD + CL + n * c + (n-1) * max(0, ceil(busy / BANKS) - c) (TRP >= 1): the last column
+//   is on out_* in cycle S + 1 (the FIFO's register) when BANKS = 1 or busy <= BANKS * c; a
+//   bank-bound run with BANKS >= 2 reads BANKS rows back to back, then waits, where the model
+//   spreads them evenly at ceil(busy / BANKS) a row, so it ends floor((n-1) / BANKS) *
+//   (BANKS * ceil(busy / BANKS) - busy) + ((n-1) mod BANKS) * (ceil(busy / BANKS) - c) cycles
+//   earlier than that. TRP = 0 costs the cycle of TRP1 per row of a bank (the model: none).
 //   With DEPTH < CL + 2 the reads wait for places: DEPTH columns every CL + 2 cycles at most.
 //   Every cycle with out_valid high and out_ready low may delay the stream by one cycle.
 //

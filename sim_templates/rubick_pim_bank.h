@@ -33,14 +33,14 @@
 namespace rubick_sim {
 
 struct PimBankConfig {
-  unsigned banks = 1;      // banks of the unit, >= 1
-  uint64_t rows = 64;      // rows per bank, >= 1
-  unsigned rowCols = 64;   // columns per row, >= 1
-  unsigned colBytes = 32;  // bytes of a column (the bank's bytes_per_cycle), >= 1
-  unsigned tRCD = 0;       // ACT to RD, unit cycles
-  unsigned tRP = 0;        // PRE to ACT of the same bank
-  unsigned tRAS = 0;       // ACT to PRE of the same bank, at least
-  unsigned CL = 1;         // RD to its data
+  unsigned banks = 1;     // banks of the unit, >= 1
+  uint64_t rows = 64;     // rows per bank, >= 1
+  unsigned rowCols = 64;  // columns per row, >= 1
+  unsigned colBytes = 32; // bytes of a column (the bank's bytes_per_cycle), >= 1
+  unsigned tRCD = 0;      // ACT to RD, unit cycles
+  unsigned tRP = 0;       // PRE to ACT of the same bank
+  unsigned tRAS = 0;      // ACT to PRE of the same bank, at least
+  unsigned CL = 1;        // RD to its data
 };
 
 struct PimBankStats {
@@ -154,9 +154,9 @@ private:
   }
 
   void rowCommand(bool act, unsigned bank, uint64_t row) {
-    const std::string what = act ? "ACT bank " + std::to_string(bank) + " row " +
-                                       std::to_string(row)
-                                 : "PRE bank " + std::to_string(bank);
+    const std::string what =
+        act ? "ACT bank " + std::to_string(bank) + " row " + std::to_string(row)
+            : "PRE bank " + std::to_string(bank);
     if (row_.valid) {
       violation("two row commands in one cycle (" + what + " dropped)");
       return;
@@ -198,8 +198,8 @@ private:
         return;
       }
       if (c - b.actAt < cfg_.tRAS)
-        violation("PRE" + at + " " + std::to_string(c - b.actAt) +
-                  " cycles after its ACT (tRAS " + std::to_string(cfg_.tRAS) + ")");
+        violation("PRE" + at + " " + std::to_string(c - b.actAt) + " cycles after its ACT (tRAS " +
+                  std::to_string(cfg_.tRAS) + ")");
       b.open = false;
       b.everPre = true;
       b.preAt = c;

@@ -237,17 +237,17 @@ PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s
     d.unitCycles = best->cycles;
     d.bankBytes = s.units * best->bankBytes;
     d.activates = s.units * best->activates;
-    // Inputs in the banks are resident (placed before the run, as weights or a KV cache are);
-    // the host writes the others once (to every unit at once) before the run, and reads the
-    // outputs after it (each unit's partial sums, when they are summed).
+    // Inputs split over the units (and every input of a single unit) are resident: placed in
+    // the banks before the run, as weights or a KV cache are. The host writes the inputs every
+    // unit shares once per run, to every unit at once (wherever they are placed), and reads
+    // the outputs after it (each unit's partial sums, when they are summed).
     int64_t bankCompulsory = 0;
     for (size_t a = 0; a < accesses; ++a) {
-      const PimPlacement p = d.placement[a];
       if (v.accesses[a].write)
         d.hostOutCycles += ceilDiv(tensorBytes[a] * sp.reduceUnits, s.hostBytesPerCycle);
-      else if (p == PimPlacement::broadcast || p == PimPlacement::buffer)
+      else if (!sp.split[a] && s.units > 1)
         d.hostInCycles += ceilDiv(tensorBytes[a], s.hostBytesPerCycle);
-      else if (p == PimPlacement::banks)
+      else if (d.placement[a] == PimPlacement::banks)
         bankCompulsory += tensorBytes[a];
     }
     d.cycles = d.hostInCycles + d.unitCycles + d.hostOutCycles;

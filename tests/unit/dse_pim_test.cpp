@@ -118,11 +118,9 @@ void checkCommon(const PimSystem& s, const PimExploreResult& r) {
     // y (32 int32) to the host, each unit's partial sums when j is spread (4 bytes a cycle).
     EXPECT_EQ(d.reduceUnits, uj);
     EXPECT_EQ(d.hostOutCycles, 32 * 4 * uj / 4);
-    // x (64 bytes) written by the host once when it is kept outside the banks; the banks'
-    // data is resident.
-    const bool outside =
-        d.placement[2] == PimPlacement::broadcast || d.placement[2] == PimPlacement::buffer;
-    EXPECT_EQ(d.hostInCycles, outside ? 64 / 4 : 0);
+    // x (64 bytes) written by the host once per run when every unit shares it; A (and x when
+    // it is split) is resident in the banks.
+    EXPECT_EQ(d.hostInCycles, uj > 1 ? 0 : 64 / 4);
     EXPECT_EQ(d.placement[1], PimPlacement::banks);
     if (uj > 1) EXPECT_EQ(d.placement[2], PimPlacement::banks);
     EXPECT_EQ(d.cycles, d.hostInCycles + d.unitCycles + d.hostOutCycles);
