@@ -34,6 +34,12 @@ struct ExploreCli {
   bool quiet = false, force = false;
 };
 
+// How rubick recognises the files it wrote, so a second run may replace them
+// (rubick/support/OwnedOutput.h): each format's first bytes as src/dse writes them.
+const char* const kJsonSignature = "{\n  \"program\": \"";
+const char* const kCsvSignature = "id,pareto,p,q,latency,";
+const char* const kSvgSignature = ">rubick explore: ";
+
 // The line under a PIM table that runs the problem on another PIM target (the logic die, for
 // the banks' question: which side of the memory should this run on).
 std::string compareLine(const tc::Program& prog, const dataflow::StatementView& v,
@@ -57,8 +63,9 @@ std::string compareLine(const tc::Program& prog, const dataflow::StatementView& 
 int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
            const dataflow::StatementView& v, const dse::ExploreOptions& eo,
            const dse::PimSystem& pim, const std::string& targetName) {
-  if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
-    throw Unsupported("explore", "--json, --csv and --plot are not written for PIM designs yet");
+  if (!o.csv.empty() || !o.plot.empty())
+    throw Unsupported("explore",
+                      "--csv and --plot are not written for PIM designs yet (--json is)");
   const dse::PimExploreResult r = dse::explorePim(v, pim, eo);
   if (r.spreads == 0) {
     std::string extents;
@@ -85,6 +92,9 @@ int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
   // Searched before anything is printed: a bad comparison target leaves no half a report.
   const std::string compared =
       compare.empty() || compare == "none" ? "" : compareLine(prog, v, o, compare);
+  if (!o.json.empty())
+    writeOutputFile(o.json, dse::pimToJson(prog, v, targetName, pim, r, std::max<size_t>(o.top, 1)),
+                    kJsonSignature, o.force ? Overwrite::Force : Overwrite::OwnOnly);
   std::cout << prog.statements[stmt].name << ": " << prog.statements[stmt].text << "\n"
             << dse::describePim(targetName, pim) << "\n"
             << r.spreads << " spreads over the units, " << r.designs.size()
@@ -101,12 +111,6 @@ int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
   std::cout.flush();
   return 0;
 }
-
-// How rubick recognises the files it wrote, so a second run may replace them
-// (rubick/support/OwnedOutput.h): each format's first bytes as src/dse writes them.
-const char* const kJsonSignature = "{\n  \"program\": \"";
-const char* const kCsvSignature = "id,pareto,p,q,latency,";
-const char* const kSvgSignature = ">rubick explore: ";
 
 int runExplore(const ExploreCli& o) {
   auto started = std::chrono::steady_clock::now();

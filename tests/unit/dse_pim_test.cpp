@@ -7,6 +7,7 @@
 #include "rubick/support/Unsupported.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace rubick::dse {
 namespace {
@@ -234,6 +235,34 @@ TEST(Pim, TableNamesTheBound) {
                 .find("against the units' peak of 128: bound by "
                       "the banks"),
             std::string::npos);
+}
+
+TEST(Pim, JsonHoldsTheTable) {
+  const PimSystem s = smallSystem();
+  const PimExploreResult r = explorePim(gemv(), s, options());
+  const tc::Program prog = dataflow::test::program(dataflow::test::kGemv, {{"M", 32}, {"N", 64}});
+  const std::string text = pimToJson(prog, gemv(), "small", s, r, 2);
+  // The file begins as explore's other JSON (how rubick knows the files it wrote).
+  EXPECT_EQ(text.rfind("{\n  \"program\": \"", 0), 0u);
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["pim"]["units"], 4);
+  EXPECT_EQ(j["pim"]["access"], "stream");
+  EXPECT_EQ(j["spreads"], 3);
+  ASSERT_EQ(j["designs"].size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const PimDesign& d = r.designs[i];
+    const nlohmann::json& e = j["designs"][i];
+    EXPECT_EQ(e["id"], d.id);
+    EXPECT_EQ(e["cycles"], d.cycles);
+    EXPECT_EQ(e["host_in_cycles"].get<int64_t>() + e["unit_cycles"].get<int64_t>() +
+                  e["host_out_cycles"].get<int64_t>(),
+              d.cycles);
+    EXPECT_EQ(e["spread"]["i"].get<int64_t>() * e["spread"]["j"].get<int64_t>(), 4);
+    EXPECT_EQ(e["placement"]["A"], "banks");
+    EXPECT_EQ(e["unit"]["id"], d.unit.id);
+    EXPECT_EQ(e["unit"]["latency"], d.unit.metrics.latency);
+    EXPECT_NEAR(e["roofline"].get<double>(), d.roofline, 1e-5);
+  }
 }
 
 TEST(Pim, ScalarUnitsAreRefused) {

@@ -8,6 +8,7 @@
 // clocks (tCK) with the DRAM clocks per unit cycle; the parser converts them, rounding up.
 
 #include "rubick/dse/Explore.h"
+#include "rubick/frontend/Program.h"
 
 #include <cstdint>
 #include <string>
@@ -128,6 +129,13 @@ std::string pimTimeText(int64_t cycles, const PimSystem& s);
 /// The ranked table of the first `top` designs.
 std::string formatPimTable(const dataflow::StatementView& v, const PimSystem& s,
                            const PimExploreResult& r, size_t top);
+
+/// `explore --json` for PIM designs: the program, the statement, the loops, the system
+/// (`targetName` and its fields in unit cycles), the spreads tried, and the first `top` designs
+/// in full (one per line; docs/pim.md, "Reading the table", has the meaning of each figure).
+std::string pimToJson(const tc::Program& prog, const dataflow::StatementView& v,
+                      const std::string& targetName, const PimSystem& s, const PimExploreResult& r,
+                      size_t top);
 
 /// The PEs of one unit (the most of its arrays).
 int64_t unitPes(const PimSystem& s);
