@@ -7,28 +7,23 @@
 // while one line per design keeps `grep ID` and `diff` useful and lets each design's JSON tree
 // be freed as soon as it is written (`jq` pretty-prints for reading).
 
+#include "JsonText.h"
 #include "NumberText.h"
 
 #include "rubick/dataflow/Decompose.h"
 #include "rubick/dse/Report.h"
 #include "rubick/linalg/AffineText.h"
 
-#include <nlohmann/json.hpp>
-
 #include <stdexcept>
 
 namespace rubick::dse {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using json::compact;
+using json::Json;
 
 Json number(double x) {
   return roundSignificant(x);
-}
-
-// `replace` keeps a stray non-UTF-8 byte in a name from throwing during output.
-std::string compact(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 Json constraintsJson(const dataflow::StatementView& v, const Constraints& c) {
@@ -185,22 +180,9 @@ Json tensorsJson(const tc::Program& prog, const dataflow::StatementView& v, cons
 
 std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
                    const std::vector<DesignPoint>& points, const ExploreOptions& o) {
-  std::string text;
-  for (const tc::Statement& s : prog.statements)
-    if (s.name == v.statement) text = s.text;
-  Json loops = Json::array();
-  for (size_t l = 0; l < v.loops.size(); ++l)
-    loops.push_back(Json{{"name", v.loops[l]}, {"extent", v.extent[l]}});
-
-  std::string out = "{\n";
-  auto field = [&](const char* key, const Json& value) {
-    out += "  " + Json(key).dump() + ": " + compact(value) + ",\n";
-  };
-  field("program", prog.name);
-  field("statement", text);
-  field("loops", loops);
-  field("objective", toString(o.objective));
-  field("constraints", constraintsJson(v, o.constraints));
+  std::string out = json::opening(prog, v);
+  json::field(out, "objective", toString(o.objective));
+  json::field(out, "constraints", constraintsJson(v, o.constraints));
   out += "  \"designs\": [";
   for (size_t i = 0; i < points.size(); ++i) {
     const DesignPoint& pt = points[i];

@@ -2,21 +2,17 @@
 // out as explore's other JSON (src/dse/Json.cpp): header fields one per line, one design per
 // line, doubles rounded so that the same designs always give the same bytes.
 
+#include "JsonText.h"
 #include "NumberText.h"
 
 #include "rubick/dataflow/Dataflow.h"
 #include "rubick/dse/Pim.h"
 
-#include <nlohmann/json.hpp>
-
 namespace rubick::dse {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-std::string compact(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+using json::compact;
+using json::Json;
 
 std::string shape(const ArrayShape& a) {
   return std::to_string(a.p) + "x" + std::to_string(a.q);
@@ -87,21 +83,9 @@ Json designJson(const dataflow::StatementView& v, const PimSystem& s, const PimD
 std::string pimToJson(const tc::Program& prog, const dataflow::StatementView& v,
                       const std::string& targetName, const PimSystem& s, const PimExploreResult& r,
                       size_t top) {
-  std::string text;
-  for (const tc::Statement& st : prog.statements)
-    if (st.name == v.statement) text = st.text;
-  Json loops = Json::array();
-  for (size_t l = 0; l < v.loops.size(); ++l)
-    loops.push_back(Json{{"name", v.loops[l]}, {"extent", v.extent[l]}});
-  std::string out = "{\n";
-  auto field = [&](const char* key, const Json& value) {
-    out += "  " + Json(key).dump() + ": " + compact(value) + ",\n";
-  };
-  field("program", prog.name);
-  field("statement", text);
-  field("loops", loops);
-  field("pim", systemJson(targetName, s));
-  field("spreads", r.spreads);
+  std::string out = json::opening(prog, v);
+  json::field(out, "pim", systemJson(targetName, s));
+  json::field(out, "spreads", r.spreads);
   out += "  \"designs\": [";
   const size_t n = std::min(top, r.designs.size());
   for (size_t i = 0; i < n; ++i)
