@@ -67,6 +67,7 @@ dataflow::StatementView share(const dataflow::StatementView& v, const std::vecto
   return w;
 }
 
+// The bytes of one element of access `a` as stored (o's element widths, else the program's).
 int64_t elementBytes(const dataflow::StatementView& v, const ExploreOptions& o, size_t a) {
   const std::vector<int64_t>& bits = o.constraints.elementBits;
   const int64_t b = a < bits.size() && bits[a] > 0 ? bits[a] : v.accesses[a].elementBits;
@@ -163,6 +164,14 @@ UnitCost dmaCost(const PimSystem& s, const Spread& sp, const DesignPoint& d,
 }
 
 } // namespace
+
+int64_t hostOnlyCycles(const dataflow::StatementView& v, const PimSystem& s,
+                       const ExploreOptions& o) {
+  int64_t bytes = 0;
+  for (size_t a = 0; a < v.accesses.size(); ++a)
+    bytes += elements(v, a) * elementBytes(v, o, a);
+  return ceilDiv(bytes, s.hostBytesPerCycle);
+}
 
 PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s,
                             const ExploreOptions& o) {

@@ -3,7 +3,6 @@
 
 #include "rubick/dse/Pim.h"
 
-#include "MemoryCommon.h"
 #include "NumberText.h"
 
 #include "rubick/dataflow/Decompose.h"
@@ -12,20 +11,6 @@
 #include <sstream>
 
 namespace rubick::dse {
-
-int64_t hostOnlyCycles(const dataflow::StatementView& v, const PimSystem& s,
-                       const ExploreOptions& o) {
-  int64_t bytes = 0;
-  for (size_t a = 0; a < v.accesses.size(); ++a) {
-    const std::vector<int64_t>& bits = o.constraints.elementBits;
-    const int64_t b = a < bits.size() && bits[a] > 0 ? bits[a] : v.accesses[a].elementBits;
-    int64_t n = 1;
-    for (int64_t d : detail::tensorDims(v, a))
-      n *= d;
-    bytes += n * std::max<int64_t>(1, (b + 7) / 8);
-  }
-  return detail::ceilDiv(bytes, s.hostBytesPerCycle);
-}
 
 std::string describePim(const std::string& name, const PimSystem& s) {
   const MemorySystem m = unitMemory(s);

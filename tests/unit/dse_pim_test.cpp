@@ -265,6 +265,11 @@ TEST(Pim, JsonHoldsTheTable) {
   }
 }
 
+TEST(Pim, HostOnlyBound) {
+  // y 32 x 4 bytes, A 32 x 64, x 64: 2,240 bytes at 4 a cycle.
+  EXPECT_EQ(hostOnlyCycles(gemv(), smallSystem(), options()), (32 * 4 + 32 * 64 + 64) / 4);
+}
+
 TEST(Pim, ScalarUnitsAreRefused) {
   PimSystem s = smallSystem();
   s.arrays = {{1, 1}};
