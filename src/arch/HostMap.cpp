@@ -7,7 +7,8 @@
 namespace rubick::arch {
 
 std::vector<TensorMap> hostMap(const tc::Program& prog, const dataflow::StatementView& v,
-                               const dataflow::Dataflow& d, const Plan& plan) {
+                               const dataflow::Dataflow& d, const Plan& plan,
+                               const IntVec& offset) {
   std::vector<TensorMap> maps;
   for (const dataflow::AccessView& a : v.accesses) {
     TensorMap m;
@@ -36,13 +37,14 @@ std::vector<TensorMap> hostMap(const tc::Program& prog, const dataflow::Statemen
       for (size_t r = 0; r < a.coeffs.size(); ++r) {
         int64_t idx = a.constant[r];
         for (size_t l = 0; l < it.size(); ++l)
-          idx += a.coeffs[r][l] * it[l];
+          idx += a.coeffs[r][l] * (it[l] + (offset.empty() ? 0 : offset[l]));
         lin = lin * maps[t].shape[r] + idx;
       }
       auto [pos, fresh] = owner[t].emplace(loc, lin);
       if (!fresh && pos->second != lin)
         throw std::logic_error("host map: two elements of " + a.name + " share bank " +
-                               std::to_string(loc.bank) + " address " + std::to_string(loc.address));
+                               std::to_string(loc.bank) + " address " +
+                               std::to_string(loc.address));
       std::vector<Location>& places = maps[t].elements[lin];
       if (std::find(places.begin(), places.end(), loc) == places.end()) places.push_back(loc);
     }

@@ -5,6 +5,9 @@
 
 #include "MemoryCommon.h"
 
+#include "rubick/dse/PortWindows.h"
+#include "rubick/dse/Schedule.h"
+
 #include <algorithm>
 
 namespace rubick::dse {
@@ -34,6 +37,22 @@ MemorySystem unitMemory(const PimSystem& s) {
   const int64_t k = std::max<int64_t>(1, s.banksPerUnit);
   m.rowCycles = std::max<int64_t>(0, ceilDiv(rowBusy(b, reading), k) - reading);
   return m;
+}
+
+int64_t bankReads(const dataflow::StatementView& v, const DesignPoint& d, size_t a) {
+  const Schedule sc = schedule(v, d.dataflow, d.entries);
+  const TensorTiming& tt = sc.tensors[a];
+  const bool held = heldEntry(d.entries[a].kind);
+  const bool overlap = sc.interval < sc.tileCycles;
+  const PortWindows pw = portWindows(d.dataflow, d.entries[a], peWindows(d.dataflow));
+  int64_t perTile = 0;
+  for (const Window& w : pw.window) {
+    if (!overlap)
+      perTile += held ? 1 : tt.teMax - tt.teMin + 1;
+    else if (!w.empty())
+      perTile += held ? 1 : w.length();
+  }
+  return sc.tiles * perTile;
 }
 
 PimStream streamRun(const PimSystem& s, int64_t latency, int64_t bytes) {

@@ -99,7 +99,7 @@ struct UnitCost {
 // room, a shared input the broadcast buffer first (when it fits and its ports fit the
 // broadcast rate); the rest stream from the banks too, in the order the array reads them.
 UnitCost streamCost(const PimSystem& s, const Spread& sp, const DesignPoint& d,
-                    const std::vector<int64_t>& bytes) {
+                    const dataflow::StatementView& w, const std::vector<int64_t>& bytes) {
   const size_t n = d.metrics.tensors.size();
   UnitCost c;
   c.placement.assign(n, PimPlacement::banks);
@@ -124,7 +124,8 @@ UnitCost streamCost(const PimSystem& s, const Spread& sp, const DesignPoint& d,
   for (size_t a = 0; a < n; ++a) {
     const PimPlacement p = c.placement[a];
     if (p != PimPlacement::banks && p != PimPlacement::replicated) continue;
-    streamed += d.metrics.tensors[a].accesses * bytes[a];
+    // The words the banks deliver: the core's reads, in the order it makes them.
+    streamed += bankReads(w, d, a) * bytes[a];
   }
   const PimStream run = streamRun(s, d.metrics.latency, streamed);
   c.cycles = run.cycles;
@@ -226,7 +227,7 @@ PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s
     const DesignPoint* bestPoint = nullptr;
     for (const DesignPoint& d : er.points) {
       UnitCost c =
-          s.access == PimAccess::dma ? dmaCost(s, sp, d, w, bytes) : streamCost(s, sp, d, bytes);
+          s.access == PimAccess::dma ? dmaCost(s, sp, d, w, bytes) : streamCost(s, sp, d, w, bytes);
       if (best && std::tie(c.cycles, c.bankBytes, d.id) >=
                       std::tie(best->cycles, best->bankBytes, bestPoint->id))
         continue;
@@ -277,6 +278,37 @@ PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s
     return std::tie(a.cycles, a.bankBytes, a.id) < std::tie(b.cycles, b.bankBytes, b.id);
   });
   return r;
+}
+
+} // namespace rubick::dse
+
+namespace rubick::dse {
+
+PimDesign selectPimDesign(const dataflow::StatementView& v, const PimSystem& s,
+                          const ExploreOptions& o, const std::optional<std::string>& point,
+                          const std::string& command) {
+  PimExploreResult r = explorePim(v, s, o);
+  if (r.designs.empty())
+    throw Error(command, "no PIM design fits the target's units (explore lists none)");
+  if (!point) return std::move(r.designs.front());
+  for (PimDesign& d : r.designs)
+    if (d.id == *point) return std::move(d);
+  std::string ids;
+  for (size_t i = 0; i < r.designs.size() && i < 5; ++i)
+    ids += (i ? ", " : "") + r.designs[i].id;
+  throw Error("--point", "no PIM design '" + *point + "' on this target; explore lists " +
+                             std::to_string(r.designs.size()) + " (the first: " + ids + ")");
+}
+
+std::vector<PimDesign> selectPimDesigns(const dataflow::StatementView& v, const PimSystem& s,
+                                        const ExploreOptions& o,
+                                        const std::optional<std::string>& point, bool all,
+                                        const std::string& command) {
+  if (!all) return {selectPimDesign(v, s, o, point, command)};
+  PimExploreResult r = explorePim(v, s, o);
+  if (r.designs.empty())
+    throw Error(command, "no PIM design fits the target's units (explore lists none)");
+  return std::move(r.designs);
 }
 
 } // namespace rubick::dse

@@ -50,6 +50,26 @@ std::map<size_t, std::string> parsePairs(const std::string& text, const std::str
 
 } // namespace
 
+void checkPimSelection(const Selection& s) {
+  const std::pair<const char*, bool> other[] = {{"--dataflow", s.dataflow.has_value()},
+                                                {"--pipeline", s.pipeline.has_value()},
+                                                {"--entries", !s.entries.empty()},
+                                                {"--layout", !s.layouts.empty()},
+                                                {"--cover", !s.cover.empty()},
+                                                {"--skip", s.skip != 0 && !s.all},
+                                                {"--limit", s.limit.has_value() && !s.all}};
+  for (const auto& [flag, given] : other)
+    if (given)
+      throw Error(
+          flag,
+          "with a PIM target a design is chosen by --point UNITID/SPREAD (as "
+          "`rubick explore` lists it), or is rank 1, or --all (with --skip, --limit) takes every "
+          "one");
+  if (s.all && s.point) throw Error("--point", "give either --point or --all, not both");
+  if (s.point && s.point->empty())
+    throw Error("--point", "the design ID is empty; give one that `rubick explore` lists");
+}
+
 void checkSelection(const Selection& s) {
   if (s.pipeline) {
     // A pipeline spec names everything; the other selectors choose among searched designs.

@@ -96,19 +96,6 @@ Rom laneRom(const Rom& items, const attn::LaneRows& rows, int64_t lanes,
 
 } // namespace
 
-HostPort hostPort(const arch::Plan& plan) {
-  HostPort h;
-  size_t ports = 1;
-  for (const arch::TensorPlan& t : plan.tensors) {
-    ports = std::max(ports, t.ports.size());
-    h.addressBits = std::max(h.addressBits, t.addressBits);
-    h.dataBits = std::max(h.dataBits, t.elementBits);
-  }
-  h.tensorBits = arch::bitsFor(static_cast<int64_t>(plan.tensors.size()));
-  h.bankBits = arch::bitsFor(static_cast<int64_t>(ports));
-  return h;
-}
-
 int64_t fieldBits(const Rom& rom, const std::string& name) {
   for (const auto& [n, bits] : rom.fields)
     if (n == name) return bits;

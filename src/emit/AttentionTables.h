@@ -3,6 +3,7 @@
 // ports, taken from each array's host map and stored in the pipeline top as ROM tables
 // (private to src/emit).
 
+#include "VerilogHostPorts.h"
 #include "rubick/arch/Plan.h"
 #include "rubick/attn/Pipeline.h"
 
@@ -20,12 +21,6 @@ struct Rom {
 
 /// The width of field `name` of `rom`; throws std::logic_error when it has none.
 int64_t fieldBits(const Rom& rom, const std::string& name);
-
-/// A GEMM array's host port: widths and the select number of each tensor.
-struct HostPort {
-  int64_t tensorBits = 1, bankBits = 1, addressBits = 1, dataBits = 1;
-};
-HostPort hostPort(const arch::Plan& plan);
 
 /// The select number (position in the statement) of `tensor` in a GEMM stage.
 int selectOf(const attn::GemmStage& g, int tensor);

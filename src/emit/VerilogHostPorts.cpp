@@ -1,8 +1,23 @@
 #include "VerilogHostPorts.h"
 
+#include <algorithm>
+
 #include "VerilogText.h"
 
 namespace rubick::emit::detail {
+
+HostPort hostPort(const arch::Plan& plan) {
+  HostPort h;
+  size_t ports = 1;
+  for (const arch::TensorPlan& t : plan.tensors) {
+    ports = std::max(ports, t.ports.size());
+    h.addressBits = std::max(h.addressBits, t.addressBits);
+    h.dataBits = std::max(h.dataBits, t.elementBits);
+  }
+  h.tensorBits = arch::bitsFor(static_cast<int64_t>(plan.tensors.size()));
+  h.bankBits = arch::bitsFor(static_cast<int64_t>(ports));
+  return h;
+}
 
 void laneSelect(std::ostream& os, const std::string& bank, int64_t ti, int64_t p, int64_t lanes,
                 const LaneWidths& x, std::string& hostW, std::string& hostR, std::string& hostWaddr,

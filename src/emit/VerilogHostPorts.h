@@ -2,6 +2,8 @@
 // The host ports of a design without a memory system: the host writes input banks and reads
 // output banks while the controller is idle (private to src/emit).
 
+#include "rubick/arch/Plan.h"
+
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -9,6 +11,12 @@
 #include <vector>
 
 namespace rubick::emit::detail {
+
+/// A design's host port widths (the widest tensor select, bank, address and word).
+struct HostPort {
+  int64_t tensorBits = 1, bankBits = 1, addressBits = 1, dataBits = 1;
+};
+HostPort hostPort(const arch::Plan& plan);
 
 struct LaneWidths {
   int64_t ts, bs, ha, hd, aw, w; // host port fields; the bank's address and data widths

@@ -71,8 +71,19 @@ namespace {
 
 // The core's text: with host ports (`reload` null) or, for a memory design, with ping-pong banks
 // and DMA ports.
-std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* reload) {
+// `streamed` (per tensor, PIM stream units): inputs read from a stream port outside instead of
+// banks inside (stream_need, stream_rdata: bank by bank, those tensors in plan order).
+std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* reload,
+                     const std::vector<char>* streamed = nullptr) {
   const bool memory = reload != nullptr;
+  auto isStreamed = [&](size_t ti) { return streamed && (*streamed)[ti]; };
+  int64_t streamPorts = 0, streamBits = 0;
+  for (size_t ti = 0; ti < pl.tensors.size(); ++ti)
+    if (isStreamed(ti)) {
+      streamPorts += static_cast<int64_t>(pl.tensors[ti].ports.size());
+      streamBits = pl.tensors[ti].elementBits;
+    }
+  std::vector<std::string> streamNeeds, streamData; // per streamed bank, in order
   std::ostringstream os;
   Unused unused;
   const int64_t tw = pl.tauBits, ew = timeWidth(pl), vw = validWidth(pl);
@@ -108,7 +119,7 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
                 : "// Host: write input banks and read output banks while busy is low (see "
                   "README.md).\n")
      << "`default_nettype none\n\n"
-     << "module " << pl.name << (memory ? "_core" : "_top") << " (\n"
+     << "module " << pl.name << (memory || streamed ? "_core" : "_top") << " (\n"
      << "  input  wire clk,\n"
      << "  input  wire rst,\n"
      << "  input  wire start,\n"
@@ -130,6 +141,9 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
        << "  input  wire " << range(lanes * bs) << " host_rbank,\n"
        << "  input  wire " << range(lanes * ha) << " host_raddr,\n"
        << "  output reg  " << range(lanes * hd) << " host_rdata";
+  if (streamed)
+    os << ",\n  output wire " << range(streamPorts) << " stream_need,\n"
+       << "  input  wire " << range(streamPorts * streamBits) << " stream_rdata";
   os << "\n);\n\n";
 
   // Controller.
@@ -464,6 +478,12 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
           wdata = resize(out, nw, w, unused);
         }
       }
+      if (isStreamed(ti)) {
+        // No bank: the stream port gives the word of each read, in the cycle after it.
+        streamNeeds.push_back(rd);
+        streamData.push_back(rdata);
+        continue;
+      }
       if (memory) {
         if (t.output && !t.recurs) unused.add(rdata); // only the DMA reads it
         // The previous context's part of a read or write (chained runs only; overlap then).
@@ -518,6 +538,19 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
       arrayPorts.push_back("." + id + "_out(" + packed + ")");
     }
   }
+  if (streamed) {
+    os << "\n  // Streamed inputs: each read enable asks the stream port for the next word.\n";
+    std::vector<std::string> high(streamNeeds.rbegin(), streamNeeds.rend());
+    os << "  assign stream_need = " << concat(high) << ";\n";
+    for (size_t k = 0; k < streamData.size(); ++k)
+      os << "  assign " << streamData[k] << " = stream_rdata[" << (k + 1) * streamBits - 1 << ":"
+         << k * streamBits << "];\n";
+    for (size_t ti = 0; ti < pl.tensors.size(); ++ti)
+      if (isStreamed(ti)) { // the stream is in order: no addresses
+        unused.add(pl.tensors[ti].id + "_base");
+        if (overlap) unused.add(pl.tensors[ti].id + "_base_p");
+      }
+  }
   if (!usedTauE) unused.add("tau_e");
   if (overlap) unused.add("tau_prev_e"); // held-only designs decode tau_prev directly
   if (!memory) {
@@ -548,6 +581,13 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
 
 std::string topModule(const Plan& pl, int64_t lanes) {
   return coreText(pl, lanes, nullptr);
+}
+
+std::string streamCoreModule(const Plan& pl, const std::vector<char>& streamed) {
+  if (streamed.size() != pl.tensors.size())
+    throw std::logic_error("streamCoreModule: stream flags for " + std::to_string(streamed.size()) +
+                           " of " + std::to_string(pl.tensors.size()) + " tensors");
+  return coreText(pl, 1, nullptr, &streamed);
 }
 
 std::string coreModule(const Plan& core, const std::vector<char>& reload) {

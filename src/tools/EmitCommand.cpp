@@ -10,6 +10,7 @@
 #include "rubick/dse/Select.h"
 #include "rubick/emit/ModuleName.h"
 #include "rubick/emit/Package.h"
+#include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
 
@@ -30,6 +31,23 @@ struct EmitCli {
   CLI::Option* nameOption = nullptr; // to tell `--name ''` from no --name
 };
 
+// A PIM target: the design is a spread of the problem over the units (docs/pim.md).
+int emitPim(const tc::Program& prog, const dataflow::StatementView& v,
+            const dse::ExploreOptions& eo, const dse::PimSystem& pim, const dse::Selection& sel,
+            const std::string& output, const std::string& prefix, Overwrite how) {
+  dse::checkPimSelection(sel);
+  const dse::PimDesign d = dse::selectPimDesign(v, pim, eo, sel.point, "emit");
+  const std::string name = prefix.empty() ? emit::pimModuleName(prog.name, d.id) : prefix;
+  const emit::PimPackage p = emit::packagePim(prog, v, d, pim, eo, name);
+  emit::writeDirectory(output, p.files, how);
+  std::cout << "PIM design " << d.id << ": " << pim.units << " units of " << d.unit.dataflow.p
+            << "x" << d.unit.dataflow.q << ", " << dataflow::toSpec(d.unit.dataflow, d.share)
+            << "\n"
+            << "the units' run " << d.unitCycles << " cycles (explorer); top module " << name
+            << "_pim; " << p.files.size() << " files in " << output << "\n";
+  return 0;
+}
+
 int runEmit(const EmitCli& o) {
   if (o.output.empty()) throw Error("emit", "give the output directory with -o OUTDIR");
   if (o.nameOption->count() > 0) emit::checkModulePrefix(o.name);
@@ -44,9 +62,11 @@ int runEmit(const EmitCli& o) {
   SearchOptions search = o.search;
   dse::Selection sel = o.selection;
   if (search.entries.find('=') != std::string::npos) std::swap(sel.entries, search.entries);
-  dse::checkSelection(sel); // before the search, which may be long
   std::string targetName;
-  dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName);
+  dse::PimSystem pim;
+  dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName, &pim);
+  if (pim.enabled()) return emitPim(prog, v, eo, pim, sel, o.output, o.name, how);
+  dse::checkSelection(sel); // before the search, which may be long
   const dse::DesignPoint chosen = dse::selectDesigns(v, eo, sel, "emit").front();
   std::string name = o.name.empty() ? emit::moduleName(prog.name, chosen.id) : o.name;
   std::vector<emit::File> files = emit::package(prog, v, chosen, eo, name);

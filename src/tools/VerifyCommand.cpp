@@ -10,7 +10,9 @@
 
 #include "rubick/arch/Dram.h"
 #include "rubick/dse/Select.h"
+#include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
 #include "rubick/verify/Verify.h"
 
 #include <cmath>
@@ -92,6 +94,77 @@ std::string relativeDifference(const verify::Result& res) {
   return buf;
 }
 
+// A PIM target (docs/pim.md): spreads of the problem over the units, their banks modelled.
+// With --all every ranked design; one the hardware does not build yet is listed with the
+// reason and counted apart (neither passed nor failed).
+int verifyPimDesigns(const VerifyCli& o, const tc::Program& prog, size_t stmt,
+                     const dataflow::StatementView& v, const dse::ExploreOptions& eo,
+                     const dse::PimSystem& pim, const dse::Selection& sel,
+                     const verify::Options& vo) {
+  if (vo.dram) throw Error("--dram", "a PIM target's banks have their own timings");
+  dse::checkPimSelection(sel);
+  std::vector<dse::PimDesign> designs =
+      dse::selectPimDesigns(v, pim, eo, sel.point, sel.all, "verify");
+  const size_t ranked = designs.size();
+  // --skip and --limit: a window of the ranking, as for other designs.
+  designs.erase(designs.begin(),
+                designs.begin() + std::min(designs.size(), static_cast<size_t>(sel.skip)));
+  if (sel.limit && designs.size() > static_cast<size_t>(*sel.limit))
+    designs.resize(static_cast<size_t>(*sel.limit));
+  if (designs.empty())
+    throw Error("--skip", "skips all " + std::to_string(ranked) + " ranked PIM designs");
+  // Nothing to simulate: unsupported, not failed.
+  std::string firstWhy;
+  size_t buildable = 0;
+  for (const dse::PimDesign& d : designs) {
+    const std::string why = emit::pimBuildProblem(v, d, pim, eo);
+    buildable += why.empty();
+    if (firstWhy.empty()) firstWhy = why;
+  }
+  if (!buildable)
+    throw Unsupported("verify",
+                      (designs.size() > 1 ? "no design is built yet; the first: " : "") + firstWhy);
+  std::printf("%s: %s\n%-6s %-24s %9s %9s %9s %7s  ", prog.statements[stmt].name.c_str(),
+              prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted",
+              "explorer", "util");
+  if (o.timing) printTimingHeader();
+  std::printf("unit dataflow\n");
+  size_t passed = 0, failed = 0, unbuilt = 0;
+  double runtimeSeconds = 0;
+  for (const dse::PimDesign& d : designs) {
+    const std::string why = emit::pimBuildProblem(v, d, pim, eo);
+    if (!why.empty()) {
+      ++unbuilt;
+      std::printf("%-6s %-24s not built: %s\n", "-", d.id.c_str(), why.c_str());
+      continue;
+    }
+    double rt = 0;
+    const verify::Result res = verify::verifyPim(prog, stmt, d, pim, eo, vo, &rt);
+    runtimeSeconds += rt;
+    const bool pass = res.pass();
+    (pass ? passed : failed) += 1;
+    const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
+    std::printf("%-6s %-24s %9lld %9lld %9lld %6.1f%%  ", pass ? "PASS" : "FAIL", res.id.c_str(),
+                t ? static_cast<long long>(t->measured) : 0LL,
+                t ? static_cast<long long>(t->predicted) : 0LL,
+                static_cast<long long>(d.unitCycles), 100.0 * res.utilization());
+    if (o.timing) printTiming(res, t);
+    std::printf("%s on %lld units of %lldx%lld\n", res.spec.c_str(),
+                static_cast<long long>(pim.units), static_cast<long long>(res.p),
+                static_cast<long long>(res.q));
+    printProblems(res);
+  }
+  if (o.timing) printRuntime(runtimeSeconds);
+  if (designs.size() < ranked)
+    std::printf("designs %zu-%zu of the %zu ranked\n", static_cast<size_t>(sel.skip) + 1,
+                static_cast<size_t>(sel.skip) + designs.size(), ranked);
+  std::printf("%zu PIM design(s), %d trial(s) each: %zu passed, %zu failed", designs.size(),
+              o.trials, passed, failed);
+  if (unbuilt) std::printf(", %zu not built yet", unbuilt);
+  std::printf("\n");
+  return failed || passed == 0 ? 1 : 0;
+}
+
 int runVerify(const VerifyCli& o) {
   tc::Program prog = loadInput(o.input);
   verify::Options vo = runOptions(o);
@@ -106,9 +179,11 @@ int runVerify(const VerifyCli& o) {
   SearchOptions search = o.search;
   dse::Selection choice = sel;
   if (search.entries.find('=') != std::string::npos) std::swap(choice.entries, search.entries);
-  dse::checkSelection(choice); // before the search, which may be long
   std::string targetName;
-  dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName);
+  dse::PimSystem pim;
+  dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName, &pim);
+  if (pim.enabled()) return verifyPimDesigns(o, prog, stmt, v, eo, pim, choice, vo);
+  dse::checkSelection(choice);                     // before the search, which may be long
   if (vo.dram && !eo.constraints.memory.enabled()) // before the search
     throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
                           "'memory'");

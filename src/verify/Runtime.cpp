@@ -75,7 +75,10 @@ std::vector<std::string> Prebuilt::makeVariables(const std::vector<std::string>&
   // those it was built with (else it reads the header itself), so this is never wrong.
   if (mode == BuildMode::Quick && !pch.empty())
     vars.push_back("USER_CPPFLAGS=-include '" + pch + "'");
-  std::string link = "'" + (h == Harness::Memory ? memHarness : harness) + "'";
+  const std::string& core = h == Harness::Memory ? memHarness
+                            : h == Harness::Pim  ? pimHarness
+                                                 : harness;
+  std::string link = "'" + core + "'";
   if (designGlobals != globals) {
     vars.push_back("USER_LDLIBS=" + link);
     return vars;
@@ -144,11 +147,12 @@ std::optional<Prebuilt> load(const fs::path& dir, const std::string& key) {
   p.globals = globalClasses(readFile(obj / "Vdut_classes.mk"));
   p.harness = (obj / "harness.o").string();
   p.memHarness = (obj / "mem_harness.o").string();
+  p.pimHarness = (obj / "pim_harness.o").string();
   for (const std::string& g : p.globals)
     p.objects.push_back((obj / (g + ".o")).string());
   p.pch = (dir / kPchHeader).string();
   if (p.globals.empty() || !fs::exists(p.harness) || !fs::exists(p.memHarness) ||
-      !fs::exists(p.pch + ".gch"))
+      !fs::exists(p.pimHarness) || !fs::exists(p.pch + ".gch"))
     return std::nullopt;
   for (const std::string& o : p.objects)
     if (!fs::exists(o)) return std::nullopt;
@@ -183,12 +187,13 @@ Runtime::Runtime(const std::string& root, unsigned jobs)
   fs::create_directories(root_, ec);
   if (ec) throw Error(root_, "cannot create directory: " + ec.message());
   const fs::path scratch = fs::path(root_) / ("probe-" + std::to_string(::getpid()) + ".log");
-  key_ = "rubick simulation runtime 3\n" + commandOutput({"verilator", "--version"}, scratch) +
+  key_ = "rubick simulation runtime 4\n" + commandOutput({"verilator", "--version"}, scratch) +
          commandOutput({"g++", "--version"}, scratch);
   for (const std::string& a : verilatorCommand(false, "obj"))
     key_ += a + " ";
-  for (const char* t : {"rubick_harness", "rubick_mem_harness", "rubick_axi_mem",
-                        "rubick_sim_values", "rubick_sim_design"})
+  for (const char* t :
+       {"rubick_harness", "rubick_mem_harness", "rubick_pim_harness", "rubick_axi_mem",
+        "rubick_pim_bank", "rubick_sim_values", "rubick_sim_design"})
     key_ += "\n" + emit::simTemplates().at(t);
 }
 
@@ -224,6 +229,7 @@ Prebuilt Runtime::build(bool trace) const {
   writeFile(tmp / "stub.v", "module rubick_stub(input wire clk);\nendmodule\n");
   writeFile(tmp / "harness.cpp", emit::simTemplates().at("rubick_harness"));
   writeFile(tmp / "mem_harness.cpp", emit::simTemplates().at("rubick_mem_harness"));
+  writeFile(tmp / "pim_harness.cpp", emit::simTemplates().at("rubick_pim_harness"));
   writeFile(tmp / "key.txt", key_ + "\nflavour " + flavour + "\n");
   const fs::path log = tmp / "build.log";
   // A failed build's log outlives the build directory.
@@ -239,14 +245,15 @@ Prebuilt Runtime::build(bool trace) const {
     }
   };
   std::vector<std::string> gen = verilatorCommand(trace, "obj");
-  gen.insert(gen.end(),
-             {"--top-module", "rubick_stub", "stub.v", "harness.cpp", "mem_harness.cpp"});
+  gen.insert(gen.end(), {"--top-module", "rubick_stub", "stub.v", "harness.cpp", "mem_harness.cpp",
+                         "pim_harness.cpp"});
   run(gen);
   // In the make directory, which is on the compiler's include path (-I.).
-  for (const char* h : {"rubick_axi_mem", "rubick_sim_values", "rubick_sim_design"})
+  for (const char* h :
+       {"rubick_axi_mem", "rubick_pim_bank", "rubick_sim_values", "rubick_sim_design"})
     writeFile(tmp / "obj" / (std::string(h) + ".h"), emit::simTemplates().at(h));
   std::vector<std::string> make = makeCommand("obj", jobs_);
-  make.insert(make.end(), {"harness.o", "mem_harness.o"});
+  make.insert(make.end(), {"harness.o", "mem_harness.o", "pim_harness.o"});
   for (const std::string& g : globalClasses(readFile(tmp / "obj" / "Vdut_classes.mk")))
     make.push_back(g + ".o");
   run(make);

@@ -1,9 +1,9 @@
 #pragma once
 // The design-independent part of every simulation build, compiled once per work directory:
 // Verilator's runtime library (verilated.o, verilated_threads.o, and verilated_fst_c.o with
-// tracing) and rubick's testbench core (sim_templates/rubick_harness.cpp, the one user of
-// nlohmann/json). Together they cost several seconds of g++ per build, against well under a
-// second for a design's own model.
+// tracing) and rubick's testbench cores (sim_templates/rubick_harness.cpp,
+// rubick_mem_harness.cpp and rubick_pim_harness.cpp, the users of nlohmann/json). Together they
+// cost several seconds of g++ per build, against well under a second for a design's own model.
 //
 // Each flavour (with or without tracing) lives in ROOT/<hash>-<flavour>/ (ROOT: WORK/.runtime
 // unless verify is given another), the hash covering everything its objects depend on:
@@ -30,9 +30,10 @@ namespace rubick::verify {
 enum class BuildMode { Quick, Optimised };
 
 /// Which testbench core a design links: the host-port one (rubick_harness.cpp, designs whose
-/// tensors live in their banks) or the AXI one (rubick_mem_harness.cpp, designs with a memory
-/// system).
-enum class Harness { Host, Memory };
+/// tensors live in their banks), the AXI one (rubick_mem_harness.cpp, designs with a memory
+/// system) or the processing-in-memory one (rubick_pim_harness.cpp, units reading their DRAM
+/// banks, docs/pim.md).
+enum class Harness { Host, Memory, Pim };
 
 /// The objects of one flavour, ready to link.
 struct Prebuilt {
@@ -40,6 +41,7 @@ struct Prebuilt {
   std::vector<std::string> globals; // Verilator's runtime classes, as Vdut_classes.mk lists them
   std::string harness;              // absolute path of the host testbench core's object
   std::string memHarness;           // absolute path of the memory testbench core's object
+  std::string pimHarness;           // absolute path of the PIM testbench core's object
   std::vector<std::string> objects; // absolute paths of the runtime classes' objects
   std::string pch;                  // absolute path of the header whose .gch holds verilated.h
   double seconds = 0;               // time this process spent building it (0: reused)

@@ -102,9 +102,10 @@ std::string runtimeRoot(const Options& o) {
 namespace {
 
 void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
-  d.files.push_back(
-      {"dut.cpp",
-       emit::simTemplates().at(d.harness == Harness::Memory ? "rubick_mem_dut" : "rubick_dut")});
+  const char* dutTemplate = d.harness == Harness::Memory ? "rubick_mem_dut"
+                            : d.harness == Harness::Pim  ? "rubick_pim_dut"
+                                                         : "rubick_dut";
+  d.files.push_back({"dut.cpp", emit::simTemplates().at(dutTemplate)});
   d.files.push_back({"rubick_dut_core.h", emit::simTemplates().at("rubick_dut_core")});
   injectFault(d.files, d.faultyArray);
   // The build is reused when every input of it is unchanged: the design's files, the prebuilt

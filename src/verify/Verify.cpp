@@ -3,6 +3,7 @@
 #include "MemoryRun.h"
 #include "Runtime.h"
 #include "Simulate.h"
+#include "Stimulus.h"
 
 #include "rubick/arch/Buildable.h"
 #include "rubick/arch/DramTiming.h"
@@ -45,24 +46,6 @@ double Result::utilization() const {
 }
 
 namespace {
-
-// Stimulus for one trial: the inputs of every access, then the expected output.
-std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
-                     uint64_t seed) {
-  ref::TensorData data = ref::randomInputs(prog, stmt, seed);
-  ref::TensorData inputs = data;
-  ref::runStatement(prog, stmt, data);
-  std::ostringstream os;
-  os << "rubick-stimulus 1\n";
-  for (size_t a = 0; a < v.accesses.size(); ++a) {
-    const dataflow::AccessView& av = v.accesses[a];
-    const std::vector<int64_t>& values = av.write ? data[av.tensor] : inputs[av.tensor];
-    os << (av.write ? "expect " : "tensor ") << a << " " << values.size() << "\n";
-    for (int64_t x : values)
-      os << x << "\n";
-  }
-  return os.str();
-}
 
 Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
                  const dse::DesignPoint& pt, const dse::ExploreOptions& eo, const Options& o,

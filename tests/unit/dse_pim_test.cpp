@@ -107,7 +107,7 @@ ExploreOptions options() {
 
 // What every design of either kind satisfies: the spread, the host's part (worked out by
 // hand), the totals.
-void checkCommon(const PimSystem& s, const PimExploreResult& r) {
+void checkCommon(const PimExploreResult& r) {
   // 4 units over (i, j): 1 x 4, 2 x 2, 4 x 1.
   EXPECT_EQ(r.spreads, 3u);
   for (const PimDesign& d : r.designs) {
@@ -123,7 +123,9 @@ void checkCommon(const PimSystem& s, const PimExploreResult& r) {
     // it is split) is resident in the banks.
     EXPECT_EQ(d.hostInCycles, uj > 1 ? 0 : 64 / 4);
     EXPECT_EQ(d.placement[1], PimPlacement::banks);
-    if (uj > 1) EXPECT_EQ(d.placement[2], PimPlacement::banks);
+    if (uj > 1) {
+      EXPECT_EQ(d.placement[2], PimPlacement::banks);
+    }
     EXPECT_EQ(d.cycles, d.hostInCycles + d.unitCycles + d.hostOutCycles);
     EXPECT_EQ(d.macs, 32 * 64);
     EXPECT_NEAR(d.utilization, 32.0 * 64 / (double(d.cycles) * 4 * 4), 1e-12);
@@ -142,7 +144,7 @@ TEST(Pim, DmaUnitsAreMemoryDesignsOfTheirShare) {
   s.access = PimAccess::dma;
   const PimExploreResult r = explorePim(gemv(), s, options());
   ASSERT_EQ(r.designs.size(), 3u);
-  checkCommon(s, r);
+  checkCommon(r);
   for (const PimDesign& d : r.designs) {
     SCOPED_TRACE(d.id);
     // The unit is the explorer's best on one unit's share with the bank as its memory.
@@ -166,7 +168,7 @@ TEST(Pim, StreamUnitsReadTheirBanksInPlace) {
   const PimSystem s = smallSystem();
   const PimExploreResult r = explorePim(gemv(), s, options());
   ASSERT_FALSE(r.designs.empty());
-  checkCommon(s, r);
+  checkCommon(r);
   const std::vector<int64_t> bytes = {4, 1, 1};
   for (const PimDesign& d : r.designs) {
     SCOPED_TRACE(d.id);
@@ -200,7 +202,9 @@ TEST(Pim, StreamUnitsReadTheirBanksInPlace) {
   bc.broadcastBytes = 1024;
   bc.broadcastBytesPerCycle = 8;
   for (const PimDesign& d : explorePim(gemv(), bc, options()).designs)
-    if (d.spread[1] == 1) EXPECT_EQ(d.placement[2], PimPlacement::broadcast) << d.id;
+    if (d.spread[1] == 1) {
+      EXPECT_EQ(d.placement[2], PimPlacement::broadcast) << d.id;
+    }
 }
 
 TEST(Pim, StreamRunBoundByTheBank) {

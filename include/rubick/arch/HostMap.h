@@ -22,7 +22,11 @@ struct TensorMap {
   std::vector<std::vector<Location>> elements; // row-major over the tensor's shape
 };
 
+/// `offset` (per loop, empty: none): the design computes a part of a larger problem, iteration
+/// `it` of `v` being iteration `it + offset` of the program's statement (a PIM unit's share,
+/// docs/pim.md): elements are those of the program's tensors.
 std::vector<TensorMap> hostMap(const tc::Program& prog, const dataflow::StatementView& v,
-                               const dataflow::Dataflow& d, const Plan& plan);
+                               const dataflow::Dataflow& d, const Plan& plan,
+                               const IntVec& offset = {});
 
 } // namespace rubick::arch

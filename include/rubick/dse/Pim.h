@@ -11,6 +11,7 @@
 #include "rubick/frontend/Program.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,12 @@ struct PimStream {
 };
 PimStream streamRun(const PimSystem& s, int64_t latency, int64_t bytes);
 
+/// The reads an input's banks serve over one run of design `d` of `v` (access `a`), as the
+/// hardware makes them (src/emit/VerilogTop.cpp, arch/CoreReads.h): per tile and bank, every
+/// port time of the tensor's range, or with overlapped tiles only those of the bank's own
+/// window; one a tile for a held value. A stream unit's banks deliver exactly these words.
+int64_t bankReads(const dataflow::StatementView& v, const DesignPoint& d, size_t a);
+
 /// Where an access's data lives in a PIM design.
 enum class PimPlacement {
   banks,      // split over the units: each unit's share in its own banks, in the order it reads
@@ -119,6 +126,19 @@ struct PimExploreResult {
 /// one PE.
 PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s,
                             const ExploreOptions& o);
+
+/// The PIM design `emit` and `verify` take: explorePim's rank 1, or with `point` the design of
+/// that ID ("UNITID/SPREAD", as explore lists it). Throws rubick::Error naming `command` when
+/// no design fits or none has the ID.
+PimDesign selectPimDesign(const dataflow::StatementView& v, const PimSystem& s,
+                          const ExploreOptions& o, const std::optional<std::string>& point,
+                          const std::string& command);
+
+/// Every PIM design explorePim ranks (`all`), else selectPimDesign's one.
+std::vector<PimDesign> selectPimDesigns(const dataflow::StatementView& v, const PimSystem& s,
+                                        const ExploreOptions& o,
+                                        const std::optional<std::string>& point, bool all,
+                                        const std::string& command);
 
 /// One line: the target's name and what its system is (units, arrays, banks, host).
 std::string describePim(const std::string& name, const PimSystem& s);

@@ -39,6 +39,11 @@ struct Selection {
 /// --cover, --skip and --limit. Throws rubick::Error naming the flag.
 void checkSelection(const Selection& s);
 
+/// With a PIM target (docs/pim.md) a design is one spread, named by --point UNITID/SPREAD, or
+/// rank 1 without it, or with --all (verify; --skip and --limit cut a window) every one: the
+/// other selectors are refused (rubick::Error naming the flag).
+void checkPimSelection(const Selection& s);
+
 /// The per-tensor choices of --entries and --layout, by access index.
 struct TensorChoices {
   std::map<size_t, ir::EntryKind> entries;

@@ -26,6 +26,14 @@ std::string topModule(const arch::Plan& plan, int64_t lanes = 1);
 /// partial sums come back from memory, which get DMA write ports too.
 std::string coreModule(const arch::Plan& core, const std::vector<char>& reload);
 
+/// `<name>_core` of a processing-in-memory stream unit (docs/pim.md): the top's controller,
+/// address generators, banks and array, except that the inputs flagged in `streamed` (per
+/// tensor of the plan) have no banks: their reads come from a stream port outside, through
+/// `stream_need` (one read enable a bank, those tensors' banks in plan order, bank 0 lowest)
+/// and `stream_rdata` (the words, W bits each in the same order, the cycle after the read).
+/// The streamed tensors must share one element width.
+std::string streamCoreModule(const arch::Plan& plan, const std::vector<char>& streamed);
+
 /// The templates the design instantiates (file names under rtl_templates/, without ".v").
 std::vector<std::string> templatesUsed(const arch::Plan& plan);
 

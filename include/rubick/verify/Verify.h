@@ -11,6 +11,7 @@
 
 #include "rubick/arch/Dram.h"
 #include "rubick/dse/Explore.h"
+#include "rubick/dse/Pim.h"
 #include "rubick/frontend/Program.h"
 
 #include <functional>
@@ -93,5 +94,15 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
                                   const std::vector<dse::DesignPoint>& points,
                                   const dse::ExploreOptions& explore, const Options& o,
                                   double* runtimeSeconds = nullptr);
+
+/// Verifies processing-in-memory design `d` of statement `stmt` on `s` (docs/pim.md): the
+/// emitted top of all units with a model of every unit's banks preloaded with its stream. A
+/// trial passes when every output element matches (the host adding the units' partial sums
+/// where a reduction loop is spread), no bank timing or protocol rule is broken, and the
+/// measured cycles are within design.json's tolerance of the explorer's. Throws Unsupported
+/// when the design cannot be built, rubick::Error as verifyDesigns does.
+Result verifyPim(const tc::Program& prog, size_t stmt, const dse::PimDesign& d,
+                 const dse::PimSystem& s, const dse::ExploreOptions& explore, const Options& o,
+                 double* runtimeSeconds = nullptr);
 
 } // namespace rubick::verify

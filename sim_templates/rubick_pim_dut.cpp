@@ -1,0 +1,153 @@
+// rubick's testbench for processing-in-memory designs (docs/pim.md), the per-design part: the
+// pins of the Verilated `<name>_pim` (--prefix Vdut): clk, rst, start, busy, done, the host
+// port with its unit select, and one DRAM command port per unit. `rubick verify` writes it next
+// to every PIM design as dut.cpp; rubick_pim_harness.cpp, compiled once per work directory,
+// holds everything else, the bank models included. Only built-in types cross between the two,
+// so a mismatch is a link error, never a silent layout difference. The per-unit fields are
+// packed (unit u in bits [u*X +: X]) and may be wider than 64 bits (Verilator's VlWide): they
+// are read and written as bit fields at the widths dutSetup gives (design.json's "widths").
+
+#include "rubick_dut_core.h"
+
+#include <cstdint>
+
+namespace {
+
+struct Widths {
+  unsigned units = 1, data = 64, bankSelect = 1, row = 1, column = 1, colBytes = 1;
+};
+Widths widths;
+
+uint64_t ones(unsigned w) {
+  return w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
+}
+
+// Bits [lo, lo + w) of a port of any width (w <= 64).
+template <typename T>
+uint64_t field(const T& port, unsigned lo, unsigned w) {
+  return lo >= 64 ? 0 : (uint64_t(port) >> lo) & ones(w);
+}
+template <std::size_t N>
+uint64_t field(const VlWide<N>& port, unsigned lo, unsigned w) {
+  uint64_t v = 0;
+  for (unsigned got = 0; got < w;) {
+    const unsigned bit = lo + got, take = w - got < 32 - bit % 32 ? w - got : 32 - bit % 32;
+    if (bit / 32 < N) v |= ((uint64_t(port.at(bit / 32)) >> (bit % 32)) & ones(take)) << got;
+    got += take;
+  }
+  return v;
+}
+
+template <typename T>
+void setField(T& port, unsigned lo, unsigned w, uint64_t v) {
+  if (lo >= 64) return;
+  const uint64_t m = ones(w) << lo;
+  port = static_cast<T>((uint64_t(port) & ~m) | ((v << lo) & m));
+}
+template <std::size_t N>
+void setField(VlWide<N>& port, unsigned lo, unsigned w, uint64_t v) {
+  for (unsigned put = 0; put < w;) {
+    const unsigned bit = lo + put, take = w - put < 32 - bit % 32 ? w - put : 32 - bit % 32;
+    if (bit / 32 < N) {
+      const uint32_t m = uint32_t(ones(take) << (bit % 32));
+      const uint64_t part = put < 64 ? v >> put : 0;
+      port.at(bit / 32) = (port.at(bit / 32) & ~m) | (uint32_t(part << (bit % 32)) & m);
+    }
+    put += take;
+  }
+}
+
+} // namespace
+
+// The widths of the packed fields and of the host's data (design.json "widths"), and the bytes
+// of a column; before any other call but dutOpen.
+void dutSetup(unsigned units, unsigned dataBits, unsigned bankSelectBits, unsigned rowBits,
+              unsigned columnBits, unsigned colBytes) {
+  widths = {units, dataBits, bankSelectBits, rowBits, columnBits, colBytes};
+}
+
+void dutControl(bool rst, bool start) {
+  dut->model->rst = rst;
+  dut->model->start = start;
+}
+
+// all: host_wall, the word into every unit's bank.
+void dutWrite(bool we, uint32_t unit, bool all, uint32_t tensor, uint32_t bank, uint32_t addr,
+              uint64_t data) {
+  Vdut& m = *dut->model;
+  m.host_we = we;
+  m.host_wunit = unit;
+  m.host_wall = all;
+  m.host_wtensor = tensor;
+  m.host_wbank = bank;
+  m.host_waddr = addr;
+  // The host's data port may be wider than 64 bits (VlWide) or narrower than the element.
+  const unsigned w = widths.data < 64 ? widths.data : 64;
+  setField(m.host_wdata, 0, w, data);
+  if (widths.data > 64) setField(m.host_wdata, 64, widths.data - 64, 0);
+}
+
+void dutRead(bool re, uint32_t unit, uint32_t tensor, uint32_t bank, uint32_t addr) {
+  Vdut& m = *dut->model;
+  m.host_re = re;
+  m.host_runit = unit;
+  m.host_rtensor = tensor;
+  m.host_rbank = bank;
+  m.host_raddr = addr;
+}
+
+// The first half of a cycle: the clock low and the outputs settled (the DRAM commands are logic
+// of registers only, so they do not wait for the read data).
+void dutSettle() {
+  dut->model->clk = 0;
+  dut->model->eval();
+}
+
+// Unit `unit`'s commands of this cycle.
+void dutCommands(unsigned unit, bool* rowValid, bool* rowAct, uint32_t* rowBank, uint64_t* rowAddr,
+                 bool* colValid, uint32_t* colBank, uint32_t* colAddr) {
+  const Vdut& m = *dut->model;
+  const Widths& w = widths;
+  *rowValid = field(m.dram_row_valid, unit, 1);
+  *rowAct = field(m.dram_row_act, unit, 1);
+  *rowBank = uint32_t(field(m.dram_row_bank, unit * w.bankSelect, w.bankSelect));
+  *rowAddr = field(m.dram_row_addr, unit * w.row, w.row);
+  *colValid = field(m.dram_col_valid, unit, 1);
+  *colBank = uint32_t(field(m.dram_col_bank, unit * w.bankSelect, w.bankSelect));
+  *colAddr = uint32_t(field(m.dram_col_addr, unit * w.column, w.column));
+}
+
+// Unit `unit`'s read data of this cycle: colBytes bytes, byte i in bits [8i +: 8].
+void dutDram(unsigned unit, bool valid, const uint8_t* bytes) {
+  Vdut& m = *dut->model;
+  setField(m.dram_rd_valid, unit, 1, valid);
+  const unsigned lo = unit * widths.colBytes * 8;
+  for (unsigned i = 0; i < widths.colBytes; i += 8) {
+    uint64_t v = 0;
+    const unsigned n = widths.colBytes - i < 8 ? widths.colBytes - i : 8;
+    for (unsigned b = 0; b < n; ++b)
+      v |= uint64_t(bytes[i + b]) << (8 * b);
+    setField(m.dram_rd_data, lo + 8 * i, 8 * n, v);
+  }
+}
+
+// The rest of cycle `cycle` (which numbers it for the waveform's time axis): settled on the
+// read data, then the rising edge.
+void dutEdge(uint64_t cycle) {
+  Vdut& m = *dut->model;
+  m.eval();
+  dump(2 * cycle);
+  m.clk = 1;
+  m.eval();
+  dump(2 * cycle + 1);
+}
+
+bool dutDone() {
+  return dut->model->done;
+}
+
+// host_rdata's low 64 bits, the cycle after host_re.
+uint64_t dutHostData() {
+  dut->model->eval();
+  return field(dut->model->host_rdata, 0, widths.data < 64 ? widths.data : 64);
+}

@@ -1,0 +1,70 @@
+// `rubick verify` of processing-in-memory designs (docs/pim.md): the emitted units and top,
+// simulated with a model of every unit's banks (sim_templates/rubick_pim_harness.cpp).
+
+#include "rubick/verify/Verify.h"
+
+#include "Simulate.h"
+#include "Stimulus.h"
+
+#include "rubick/arch/Buildable.h"
+#include "rubick/dataflow/StatementView.h"
+#include "rubick/emit/Pim.h"
+#include "rubick/support/Diagnostic.h"
+#include "rubick/support/Interrupt.h"
+#include "rubick/support/Unsupported.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <thread>
+
+namespace rubick::verify {
+
+namespace fs = std::filesystem;
+
+Result verifyPim(const tc::Program& prog, size_t stmt, const dse::PimDesign& d,
+                 const dse::PimSystem& s, const dse::ExploreOptions& eo, const Options& given,
+                 double* runtimeSeconds) {
+  InterruptScope interruptible;
+  const Options o = withAbsolutePaths(given);
+  const dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
+  const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
+  if (!problem.empty()) throw Unsupported("verify", problem);
+  const std::string pim = emit::pimBuildProblem(v, d, s, eo);
+  if (!pim.empty()) throw Unsupported("verify", pim);
+  prepareWork(o);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  Runtime runtime(runtimeRoot(o), cores);
+  const double rt = runtime.get(!o.wave.empty()).seconds;
+  if (runtimeSeconds) *runtimeSeconds = rt;
+
+  Result r;
+  r.id = d.id;
+  r.spec = dataflow::toSpec(d.unit.dataflow, d.share);
+  r.p = d.unit.dataflow.p;
+  r.q = d.unit.dataflow.q;
+  r.macs = d.macs / s.units; // per unit: measured against one unit's PEs
+  try {
+    const std::string name = emit::pimModuleName(prog.name, d.id);
+    emit::PimPackage pkg = emit::packagePim(prog, v, d, s, eo, name);
+    SimDesign sd;
+    std::string dir = d.id;
+    std::replace(dir.begin(), dir.end(), '/', '_');
+    sd.dir = fs::path(o.workDir) / dir;
+    sd.top = name + "_pim";
+    sd.files = std::move(pkg.files);
+    sd.faultyArray = "_array.v";
+    sd.harness = Harness::Pim;
+    int64_t loads = 0;
+    for (const dataflow::AccessView& a : v.accesses)
+      loads += prog.tensors[a.tensor].elements();
+    sd.simulatedCycles = pkg.predictedCycles + loads;
+    sd.pes = s.units * r.p * r.q;
+    sd.stimulus = [&](uint64_t seed) { return stimulus(prog, stmt, v, seed); };
+    simulate(std::move(sd), o, runtime, cores, r);
+  } catch (const Error& e) {
+    r.error = e.diag().message;
+  }
+  return r;
+}
+
+} // namespace rubick::verify

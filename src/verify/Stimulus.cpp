@@ -1,0 +1,26 @@
+#include "Stimulus.h"
+
+#include "rubick/ref/Interpreter.h"
+
+#include <sstream>
+
+namespace rubick::verify {
+
+std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
+                     uint64_t seed) {
+  ref::TensorData data = ref::randomInputs(prog, stmt, seed);
+  ref::TensorData inputs = data;
+  ref::runStatement(prog, stmt, data);
+  std::ostringstream os;
+  os << "rubick-stimulus 1\n";
+  for (size_t a = 0; a < v.accesses.size(); ++a) {
+    const dataflow::AccessView& av = v.accesses[a];
+    const std::vector<int64_t>& values = av.write ? data[av.tensor] : inputs[av.tensor];
+    os << (av.write ? "expect " : "tensor ") << a << " " << values.size() << "\n";
+    for (int64_t x : values)
+      os << x << "\n";
+  }
+  return os.str();
+}
+
+} // namespace rubick::verify
