@@ -5,8 +5,8 @@
 #
 #   bench/pim_presets.sh [build-dir]     (default: build; needs build-dir/rubick)
 #
-# Prints one markdown row per case, in a few seconds. The model only: PIM designs are not yet
-# emitted or simulated.
+# Prints one markdown row per case, in a few seconds: the explorer's model. The hardware's
+# cycles of a design: `rubick verify` with the same flags (docs/pim.md, "Measured").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rubick="${1:-build}/rubick"

@@ -1,13 +1,13 @@
 // rubick_pim_bank.h: the DRAM banks of one processing-in-memory unit (docs/pim.md) for
 // Verilator testbenches: their contents, each bank's open row, the commands a unit issues
-// (ACT, PRE, RD) with their timings in unit cycles, and the read data CL cycles after its RD.
+// (ACT, PRE, RD, WR) with their timings in unit cycles, and the read data CL cycles after its RD.
 // Header-only, standard C++17 and built-in types only, like rubick_axi_mem.h, so that it
 // compiles into rubick's tests and, later, into the PIM harness of `rubick verify`.
 //
 // Use, once per unit cycle:
 //   1. settle the unit with the clock low and give the model the cycle's commands: at most one
-//      row command (activate or precharge) and one column command (read); within a cycle the
-//      row command takes effect first, whatever the order of the calls;
+//      row command (activate or precharge) and one column command (read or write); within a
+//      cycle the row command takes effect first, whatever the order of the calls;
 //   2. drive the unit's read-data inputs from dataValid()/data(): the column of the read issued
 //      CL cycles ago (CL = 0: this cycle's read, so call read() first, and settle the unit
 //      again);
@@ -18,13 +18,19 @@
 //   PRE  to an open bank, t - t0 >= tRAS after its ACT
 //   RD   to an open bank (the row given, if any, must be the open one), t - t0 >= tRCD after
 //        its ACT
+//   WR   as RD; its colBytes bytes are stored in the open row at the model's edge (tick), so a
+//        read in a later cycle returns them (an RD's data is the column at the RD's edge)
 // Every breach is recorded in violations() with the cycle and what was wrong, and the test
 // fails on it; the command is still applied where it can be (a second row or column command in
-// one cycle, a bank, row or column out of range, or a read of a closed bank is dropped; a read
-// of a closed bank returns zeros). The banks start closed and rested (any ACT allowed).
-// No refresh, write, tRRD, tFAW or tRTP: what docs/pim.md's model has.
+// one cycle, an RD and a WR included, is dropped, as is a command to a bank, row or column out
+// of range or a read or write of a closed bank; such a read returns zeros; a WR with another
+// number of bytes than colBytes stores those that fit). The banks start closed and rested (any
+// ACT allowed). Writes have the timing of reads: tWR (write to PRE), tWTR (write to read) and
+// tCWL (write latency) are not modelled, nor refresh, tRRD, tFAW or tRTP: what docs/pim.md's
+// model has.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -44,7 +50,7 @@ struct PimBankConfig {
 };
 
 struct PimBankStats {
-  uint64_t activates = 0, precharges = 0, reads = 0;
+  uint64_t activates = 0, precharges = 0, reads = 0, writes = 0;
   uint64_t cycles = 0; // ticks
 };
 
@@ -77,7 +83,21 @@ public:
                 std::to_string(col) + " dropped)");
       return;
     }
-    col_ = {true, bank, col, expectRow};
+    col_ = {true, false, bank, col, expectRow, {}};
+  }
+  // A WR of `bytes` (colBytes of them) into column `col` of the row open in `bank`; the same
+  // rules and the same column command slot as read().
+  void write(unsigned bank, unsigned col, const std::vector<uint8_t>& bytes,
+             int64_t expectRow = -1) {
+    write(bank, col, bytes.data(), bytes.size(), expectRow);
+  }
+  void write(unsigned bank, unsigned col, const uint8_t* bytes, size_t n, int64_t expectRow = -1) {
+    if (col_.valid) {
+      violation("two column commands in one cycle (WR bank " + std::to_string(bank) + " col " +
+                std::to_string(col) + " dropped)");
+      return;
+    }
+    col_ = {true, true, bank, col, expectRow, std::vector<uint8_t>(bytes, bytes + n)};
   }
 
   // ---- Read data of the current cycle ----
@@ -87,11 +107,12 @@ public:
     return d ? *d : zeros_;
   }
 
-  // One rising edge: applies the cycle's commands (row first), checks them, schedules the read.
+  // One rising edge: applies the cycle's commands (row first), checks them, schedules the read
+  // or stores the write.
   void tick() {
     const uint64_t c = cycle_;
     if (row_.valid) applyRow(c);
-    if (col_.valid) applyRead(c);
+    if (col_.valid) applyColumn(c);
     while (!pending_.empty() && pending_.front().due <= c)
       pending_.pop_front();
     row_ = RowCmd{};
@@ -134,9 +155,10 @@ private:
     uint64_t row = 0;
   };
   struct ColCmd {
-    bool valid = false;
+    bool valid = false, write = false;
     unsigned bank = 0, col = 0;
     int64_t expectRow = -1;
+    std::vector<uint8_t> bytes; // a WR's
   };
   struct Data {
     uint64_t due;
@@ -222,11 +244,12 @@ private:
     return open ? column(r.bank, row, r.col) : nullptr;
   }
 
-  void applyRead(uint64_t c) {
+  // An RD or a WR: checked alike; an RD's data scheduled CL cycles on, a WR's bytes stored.
+  void applyColumn(uint64_t c) {
     const ColCmd& r = col_;
-    const std::string at = "RD bank " + std::to_string(r.bank) + " col " + std::to_string(r.col);
-    const uint8_t* src = readSource(true);
-    std::vector<uint8_t> bytes = zeros_;
+    const std::string at = std::string(r.write ? "WR" : "RD") + " bank " + std::to_string(r.bank) +
+                           " col " + std::to_string(r.col);
+    bool ok = false;
     if (r.bank >= cfg_.banks || r.col >= cfg_.rowCols) {
       violation(at + ": beyond the " + std::to_string(cfg_.banks) + " banks of " +
                 std::to_string(cfg_.rowCols) + " columns");
@@ -240,8 +263,22 @@ private:
       if (c - b.actAt < cfg_.tRCD)
         violation(at + " " + std::to_string(c - b.actAt) + " cycles after its ACT (tRCD " +
                   std::to_string(cfg_.tRCD) + ")");
-      if (src) bytes.assign(src, src + cfg_.colBytes);
+      ok = true;
     }
+    if (r.write) {
+      if (r.bytes.size() != cfg_.colBytes)
+        violation(at + " of " + std::to_string(r.bytes.size()) + " bytes, not " +
+                  std::to_string(cfg_.colBytes));
+      if (ok)
+        std::copy(r.bytes.begin(),
+                  r.bytes.begin() + long(std::min<size_t>(r.bytes.size(), cfg_.colBytes)),
+                  column(r.bank, banks_[r.bank].row, r.col));
+      ++stats_.writes;
+      return;
+    }
+    const uint8_t* src = readSource(true);
+    std::vector<uint8_t> bytes = zeros_;
+    if (ok && src) bytes.assign(src, src + cfg_.colBytes);
     ++stats_.reads;
     pending_.push_back({c + cfg_.CL, std::move(bytes)});
   }
@@ -249,7 +286,7 @@ private:
   // The data due in this cycle: a read CL cycles ago, or (CL = 0) this cycle's read.
   const std::vector<uint8_t>* dataDue() const {
     if (!pending_.empty() && pending_.front().due == cycle_) return &pending_.front().bytes;
-    if (cfg_.CL == 0 && col_.valid) {
+    if (cfg_.CL == 0 && col_.valid && !col_.write) {
       const uint8_t* src = readSource(false);
       nowBytes_.assign(zeros_.size(), 0);
       if (src) nowBytes_.assign(src, src + cfg_.colBytes);

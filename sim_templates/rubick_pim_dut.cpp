@@ -1,6 +1,7 @@
 // rubick's testbench for processing-in-memory designs (docs/pim.md), the per-design part: the
 // pins of the Verilated `<name>_pim` (--prefix Vdut): clk, rst, start, busy, done, the host
-// port with its unit select, and one DRAM command port per unit. `rubick verify` writes it next
+// port with its unit select, and one DRAM command port per unit (ACT, PRE, RD and WR: a WR is
+// dram_col_valid with dram_col_write, its column on dram_wr_data). `rubick verify` writes it next
 // to every PIM design as dut.cpp; rubick_pim_harness.cpp, compiled once per work directory,
 // holds everything else, the bank models included. Only built-in types cross between the two,
 // so a mismatch is a link error, never a silent layout difference. The per-unit fields are
@@ -96,8 +97,8 @@ void dutRead(bool re, uint32_t unit, uint32_t tensor, uint32_t bank, uint32_t ad
   m.host_raddr = addr;
 }
 
-// The first half of a cycle: the clock low and the outputs settled (the DRAM commands are logic
-// of registers only, so they do not wait for the read data).
+// The first half of a cycle: the clock low and the outputs settled (the DRAM commands do not
+// depend on the read data, so they do not wait for it).
 void dutSettle() {
   dut->model->clk = 0;
   dut->model->eval();
@@ -105,7 +106,7 @@ void dutSettle() {
 
 // Unit `unit`'s commands of this cycle.
 void dutCommands(unsigned unit, bool* rowValid, bool* rowAct, uint32_t* rowBank, uint64_t* rowAddr,
-                 bool* colValid, uint32_t* colBank, uint32_t* colAddr) {
+                 bool* colValid, bool* colWrite, uint32_t* colBank, uint32_t* colAddr) {
   const Vdut& m = *dut->model;
   const Widths& w = widths;
   *rowValid = field(m.dram_row_valid, unit, 1);
@@ -113,8 +114,21 @@ void dutCommands(unsigned unit, bool* rowValid, bool* rowAct, uint32_t* rowBank,
   *rowBank = uint32_t(field(m.dram_row_bank, unit * w.bankSelect, w.bankSelect));
   *rowAddr = field(m.dram_row_addr, unit * w.row, w.row);
   *colValid = field(m.dram_col_valid, unit, 1);
+  *colWrite = field(m.dram_col_write, unit, 1);
   *colBank = uint32_t(field(m.dram_col_bank, unit * w.bankSelect, w.bankSelect));
   *colAddr = uint32_t(field(m.dram_col_addr, unit * w.column, w.column));
+}
+
+// Unit `unit`'s write data of this cycle (for its WR): colBytes bytes, byte i from bits [8i +: 8].
+void dutWriteData(unsigned unit, uint8_t* bytes) {
+  const Vdut& m = *dut->model;
+  const unsigned lo = unit * widths.colBytes * 8;
+  for (unsigned i = 0; i < widths.colBytes; i += 8) {
+    const unsigned n = widths.colBytes - i < 8 ? widths.colBytes - i : 8;
+    const uint64_t v = field(m.dram_wr_data, lo + 8 * i, 8 * n);
+    for (unsigned b = 0; b < n; ++b)
+      bytes[i + b] = uint8_t(v >> (8 * b));
+  }
 }
 
 // Unit `unit`'s read data of this cycle: colBytes bytes, byte i in bits [8i +: 8].

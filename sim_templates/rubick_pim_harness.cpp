@@ -6,19 +6,27 @@
 //   sim design.json stimulus.txt [--wave FILE.fst]
 //
 // Each unit's DRAM banks are a bank model (rubick_pim_bank.h) that answers the unit's commands
-// and records every timing or protocol violation. The harness fills each unit's banks with its
-// stream (design.json "stream": the words in the order the unit reads them), writes every
+// (RD, and WR with the unit's dram_wr_data where dram_col_write is set) and records every timing
+// or protocol violation. A unit's stream (design.json "stream") is a sequence of columns, each a
+// read (R) or a write (W) column by "runs" ([R_0, W_0], [R_1, W_1], ...: R_0 reads, W_0 writes,
+// ...; every column after the last run, and every column without "runs", is a read). The harness
+// fills each unit's R columns with its input words in the order the unit reads them and each W
+// column with the byte 0xA5 (so that a column the unit never writes cannot pass), writes every
 // on-chip input element into each of its places through the host port (once for all units,
 // with host_wall, where every unit holds a tensor at the same places), pulses start, waits for
-// done (with a cycle limit), reads every output element from each unit that holds a part of it
-// and compares the parts' sum (a reduction spread over units leaves a partial sum in each) with
-// the expected value from the stimulus. It prints the first mismatches, each unit's first bank
-// violation, and the lines
-//   PIM units=N activates=A reads=R violations=V
+// done (with a cycle limit), then takes each output element from everywhere it was placed: read
+// through the host port from each unit that holds it on chip, and every word of the units' W
+// columns that names it (out_word_bits each, little-endian); the parts' sum (a reduction spread
+// over units leaves a partial sum in each), wrapped to element_bits, is compared with the
+// expected value from the stimulus. W column words that name no element (padding) must read 0.
+// It prints the first mismatches and wrong padding words, each unit's first bank violation, and
+// the lines
+//   PIM units=N activates=A reads=R writes=W violations=V
 //   RESULT PASS|FAIL mismatches=N elements=M measured=C predicted=P sim_cycles=S sim_seconds=T
-// (A, R, V summed over the units). It exits 0 when every element matches, the banks saw no
-// violation and the measured cycles are within prediction.tolerance of prediction.cycles; 1
-// when not; 2 when design.json or the stimulus cannot be used.
+// (A, R, W, V summed over the units; N counts wrong elements and wrong padding words). It exits 0
+// when every element and padding word matches, the banks saw no violation and the measured
+// cycles are within prediction.tolerance of prediction.cycles; 1 when not; 2 when design.json or
+// the stimulus cannot be used.
 
 #include "rubick_pim_bank.h"
 #include "rubick_sim_design.h"
@@ -26,6 +34,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -45,7 +54,8 @@ void dutWrite(bool we, uint32_t unit, bool all, uint32_t tensor, uint32_t bank, 
 void dutRead(bool re, uint32_t unit, uint32_t tensor, uint32_t bank, uint32_t addr);
 void dutSettle();
 void dutCommands(unsigned unit, bool* rowValid, bool* rowAct, uint32_t* rowBank, uint64_t* rowAddr,
-                 bool* colValid, uint32_t* colBank, uint32_t* colAddr);
+                 bool* colValid, bool* colWrite, uint32_t* colBank, uint32_t* colAddr);
+void dutWriteData(unsigned unit, uint8_t* bytes);
 void dutDram(unsigned unit, bool valid, const uint8_t* bytes);
 void dutEdge(uint64_t cycle);
 bool dutDone();
@@ -68,7 +78,10 @@ struct Design {
   unsigned bankSelectBits = 0, rowBits = 0, columnBits = 0;
   PimBankConfig bank;
   unsigned wordBits = 8, wordsPerColumn = 1;
+  unsigned outWordBits = 0, outWordsPerColumn = 0; // W columns' words
   uint64_t columns = 0;
+  std::vector<bool> written;   // per column: a W column
+  std::vector<uint64_t> first; // per column: its first word's index in a unit's stream
   std::vector<std::vector<std::pair<int64_t, int64_t>>> stream; // per unit: (tensor, element)
   uint64_t predicted = 0, tolerance = 0;
   std::vector<Tensor> tensors;
@@ -158,19 +171,6 @@ Design readPim(const nlohmann::json& j) {
       d.places[t].push_back(std::move(ps));
     }
   }
-  // Every output element must be somewhere: the host reads it from each unit that places it.
-  for (size_t t = 0; t < d.tensors.size(); ++t) {
-    if (!d.tensors[t].output) continue;
-    for (uint64_t e = 0; e < d.tensors[t].elements(); ++e) {
-      bool placed = false;
-      for (const Places& ps : d.places[t])
-        placed = placed || !ps[e].empty();
-      if (!placed)
-        bad("output element " + rubick_sim::indexText(d.tensors[t].name, d.tensors[t].shape, e) +
-            " has no place in any unit");
-    }
-  }
-
   const nlohmann::json& s = j.at("stream");
   d.wordBits = s.at("word_bits");
   d.wordsPerColumn = s.at("words_per_column");
@@ -181,22 +181,112 @@ Design readPim(const nlohmann::json& j) {
     bad("stream: words_per_column words do not fit in a column of col_bytes");
   if (d.columns > uint64_t(d.bank.banks) * d.bank.rows * d.bank.rowCols)
     bad("stream: more columns than a unit's banks hold");
-  const nlohmann::json& su = s.at("units");
-  if (su.size() != d.units) bad("stream.units does not list every unit");
-  for (const nlohmann::json& unit : su) {
-    if (unit.size() != d.columns * d.wordsPerColumn)
-      bad("stream: a unit's word count is not columns x words_per_column");
-    std::vector<std::pair<int64_t, int64_t>> words;
-    for (const nlohmann::json& word : unit) {
-      const int64_t t = word.at(0), e = word.at(1);
-      const bool pad = t == -1 && e == -1;
-      if (!pad && (t < 0 || size_t(t) >= d.tensors.size() || d.tensors[size_t(t)].output || e < 0 ||
-                   uint64_t(e) >= d.tensors[size_t(t)].elements()))
-        bad("stream: word [" + std::to_string(t) + ", " + std::to_string(e) +
-            "] is no input element");
-      words.push_back({t, e});
+  // The columns' kinds: R_i reads, then W_i writes, run by run; reads after the last run.
+  d.written.assign(d.columns, false);
+  if (s.contains("runs")) {
+    uint64_t at = 0;
+    for (const nlohmann::json& run : s.at("runs")) {
+      if (!run.is_array() || run.size() != 2) bad("stream.runs: a run is not [reads, writes]");
+      const int64_t r = run.at(0).get<int64_t>(), w = run.at(1).get<int64_t>();
+      if (r < 0 || w < 0 || r > UINT32_MAX || w > UINT32_MAX)
+        bad("stream.runs: counts must be 0 to 2^32 - 1 (the RTL's RUNS fields)");
+      at += uint64_t(r);
+      for (uint64_t a = at; a < at + uint64_t(w) && a < d.columns; ++a)
+        d.written[a] = true;
+      at += uint64_t(w);
+      if (at >= d.columns) break;
     }
-    d.stream.push_back(std::move(words));
+  }
+  const bool writes = std::find(d.written.begin(), d.written.end(), true) != d.written.end();
+  if (writes || s.contains("out_word_bits") || s.contains("out_words_per_column")) {
+    if (!s.contains("out_word_bits") || !s.contains("out_words_per_column"))
+      bad("stream: write columns need out_word_bits and out_words_per_column");
+    d.outWordBits = s.at("out_word_bits");
+    d.outWordsPerColumn = s.at("out_words_per_column");
+    if (d.outWordBits < 8 || d.outWordBits > 64 || d.outWordBits % 8)
+      bad("stream.out_word_bits must be 8, 16, ... 64");
+    if (d.outWordsPerColumn < 1 ||
+        uint64_t(d.outWordsPerColumn) * d.outWordBits / 8 > d.bank.colBytes)
+      bad("stream: out_words_per_column words do not fit in a column of col_bytes");
+  }
+  uint64_t words = 0;
+  for (uint64_t a = 0; a < d.columns; ++a) {
+    d.first.push_back(words);
+    words += d.written[a] ? d.outWordsPerColumn : d.wordsPerColumn;
+  }
+  // Each unit's words: listed per unit ("units"), or unit 0's as runs [t, e, n, stride] (n
+  // words t, e, e + stride, ...; t = -1: padding) with each unit's element offset per tensor
+  // ("words", "unit_offsets").
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> listed;
+  if (s.contains("words")) {
+    std::vector<std::pair<int64_t, int64_t>> base;
+    for (const nlohmann::json& run : s.at("words")) {
+      if (!run.is_array() || run.size() != 4) bad("stream.words: a run is not [t, e, n, stride]");
+      const int64_t t = run.at(0), e = run.at(1), n = run.at(2), stride = run.at(3);
+      if (n < 0 || base.size() + uint64_t(n) > words) bad("stream.words: more words than columns");
+      for (int64_t i = 0; i < n; ++i)
+        base.push_back(t < 0 ? std::make_pair(int64_t(-1), int64_t(-1))
+                             : std::make_pair(t, e + i * stride));
+    }
+    const nlohmann::json& offs = s.at("unit_offsets");
+    if (offs.size() != d.units) bad("stream.unit_offsets does not list every unit");
+    for (const nlohmann::json& o : offs) {
+      if (o.size() != d.tensors.size()) bad("stream.unit_offsets: one offset per tensor");
+      std::vector<std::pair<int64_t, int64_t>> ws = base;
+      for (auto& [t, e] : ws)
+        if (t >= 0) e += o.at(size_t(t)).get<int64_t>();
+      listed.push_back(std::move(ws));
+    }
+  } else {
+    const nlohmann::json& su = s.at("units");
+    if (su.size() != d.units) bad("stream.units does not list every unit");
+    for (const nlohmann::json& unit : su) {
+      std::vector<std::pair<int64_t, int64_t>> ws;
+      for (const nlohmann::json& word : unit)
+        ws.push_back({word.at(0).get<int64_t>(), word.at(1).get<int64_t>()});
+      listed.push_back(std::move(ws));
+    }
+  }
+  for (const std::vector<std::pair<int64_t, int64_t>>& unit : listed) {
+    if (unit.size() != words)
+      bad("stream: a unit's word count is not that of its read and write columns (" +
+          std::to_string(words) + ")");
+    std::vector<std::pair<int64_t, int64_t>> ws;
+    for (uint64_t a = 0, k = 0; a < d.columns; ++a) {
+      const uint64_t n = d.written[a] ? d.outWordsPerColumn : d.wordsPerColumn;
+      for (uint64_t i = 0; i < n; ++i, ++k) {
+        const int64_t t = unit[k].first, e = unit[k].second;
+        const bool pad = t == -1 && e == -1;
+        if (!pad && (t < 0 || size_t(t) >= d.tensors.size() ||
+                     d.tensors[size_t(t)].output != d.written[a] || e < 0 ||
+                     uint64_t(e) >= d.tensors[size_t(t)].elements()))
+          bad("stream: word [" + std::to_string(t) + ", " + std::to_string(e) + "] of column " +
+              std::to_string(a) + " is no " + (d.written[a] ? "output" : "input") + " element");
+        if (!pad && d.written[a] && unsigned(d.tensors[size_t(t)].bits) > d.outWordBits)
+          bad("stream: out_word_bits is narrower than tensor " + d.tensors[size_t(t)].name +
+              "'s element_bits");
+        ws.push_back({t, e});
+      }
+    }
+    d.stream.push_back(std::move(ws));
+  }
+  // Every output element must be somewhere: on chip in a unit, or in a unit's W columns.
+  std::vector<std::vector<bool>> inBanks(d.tensors.size());
+  for (size_t t = 0; t < d.tensors.size(); ++t)
+    if (d.tensors[t].output) inBanks[t].assign(d.tensors[t].elements(), false);
+  for (const auto& unit : d.stream)
+    for (const auto& [t, e] : unit)
+      if (t >= 0 && d.tensors[size_t(t)].output) inBanks[size_t(t)][size_t(e)] = true;
+  for (size_t t = 0; t < d.tensors.size(); ++t) {
+    if (!d.tensors[t].output) continue;
+    for (uint64_t e = 0; e < d.tensors[t].elements(); ++e) {
+      bool placed = inBanks[t][e];
+      for (const Places& ps : d.places[t])
+        placed = placed || !ps[e].empty();
+      if (!placed)
+        bad("output element " + rubick_sim::indexText(d.tensors[t].name, d.tensors[t].shape, e) +
+            " has no place in any unit");
+    }
   }
 
   d.predicted = j.at("prediction").at("cycles");
@@ -204,27 +294,65 @@ Design readPim(const nlohmann::json& j) {
   return d;
 }
 
-// Word k of each unit's stream into its banks: column k / WORDS, little-endian bytes at word
-// k % WORDS of it; column a at row a / (B x C), bank (a / C) mod B, column a mod C (the
-// address map of rtl_templates/rubick_bank_stream.v).
+// Column a of a unit's stream in its banks: row a / (B x C), bank (a / C) mod B, column a mod C
+// (the address map of rtl_templates/rubick_bank_stream.v).
+uint8_t* streamColumn(const Design& d, PimBanks& banks, uint64_t a) {
+  const unsigned B = d.bank.banks, C = d.bank.rowCols;
+  return banks.column(unsigned(a / C % B), a / (uint64_t(B) * C), unsigned(a % C));
+}
+
+// Each unit's R columns hold their words, word i of a column in little-endian bytes from byte
+// i x word_bits / 8; its W columns hold 0xA5 in every byte until the unit writes them.
 void fillBanks(const Design& d, std::vector<PimBanks>& banks) {
-  const unsigned bytes = d.wordBits / 8, B = d.bank.banks, C = d.bank.rowCols;
+  const unsigned bytes = d.wordBits / 8;
   for (unsigned u = 0; u < d.units; ++u)
-    for (uint64_t k = 0; k < d.stream[u].size(); ++k) {
-      const auto [t, e] = d.stream[u][k];
-      const uint64_t v = t < 0 ? 0 : uint64_t(d.tensors[size_t(t)].values[size_t(e)]);
-      const uint64_t a = k / d.wordsPerColumn;
-      uint8_t* col = banks[u].column(unsigned(a / C % B), a / (uint64_t(B) * C), unsigned(a % C));
-      for (unsigned i = 0; i < bytes; ++i)
-        col[(k % d.wordsPerColumn) * bytes + i] = uint8_t(v >> (8 * i));
+    for (uint64_t a = 0; a < d.columns; ++a) {
+      uint8_t* col = streamColumn(d, banks[u], a);
+      if (d.written[a]) {
+        std::fill(col, col + d.bank.colBytes, uint8_t(0xA5));
+        continue;
+      }
+      for (unsigned i = 0; i < d.wordsPerColumn; ++i) {
+        const auto [t, e] = d.stream[u][d.first[a] + i];
+        const uint64_t v = t < 0 ? 0 : uint64_t(d.tensors[size_t(t)].values[size_t(e)]);
+        for (unsigned b = 0; b < bytes; ++b)
+          col[i * bytes + b] = uint8_t(v >> (8 * b));
+      }
     }
+}
+
+// After the run: each W column word's value added to its output element (sums modulo 2^64, per
+// tensor and element), a padding word that is not 0 reported; returns the number of those.
+size_t collectWrites(const Design& d, std::vector<PimBanks>& banks,
+                     std::vector<std::vector<uint64_t>>& sums) {
+  const unsigned bytes = d.outWordBits / 8;
+  size_t wrong = 0;
+  for (unsigned u = 0; u < d.units; ++u)
+    for (uint64_t a = 0; a < d.columns; ++a) {
+      if (!d.written[a]) continue;
+      const uint8_t* col = streamColumn(d, banks[u], a);
+      for (unsigned i = 0; i < d.outWordsPerColumn; ++i) {
+        uint64_t v = 0;
+        for (unsigned b = 0; b < bytes; ++b)
+          v |= uint64_t(col[i * bytes + b]) << (8 * b);
+        const auto [t, e] = d.stream[u][d.first[a] + i];
+        if (t >= 0) {
+          sums[size_t(t)][size_t(e)] += v;
+        } else if (v != 0 && wrong++ < 10) {
+          std::printf("unit %u column %llu: padding word %u is 0x%llx\n", u,
+                      static_cast<unsigned long long>(a), i, static_cast<unsigned long long>(v));
+        }
+      }
+    }
+  return wrong;
 }
 
 // One unit cycle of the whole bench: the design settled with the clock low, each unit's
 // commands to its bank model, the models' read data to the units, the edge, the models' edge.
 class Bench {
 public:
-  explicit Bench(std::vector<PimBanks>& banks) : banks_(banks) {}
+  explicit Bench(std::vector<PimBanks>& banks)
+      : banks_(banks), wrBytes_(banks.empty() ? 0 : banks[0].config().colBytes) {}
 
   // While rst is high the commands are not handed on: before the first edge the design's
   // registers hold no defined value, and reset takes every bank as closed.
@@ -234,10 +362,11 @@ public:
     dutSettle();
     for (unsigned u = 0; u < banks_.size(); ++u) {
       PimBanks& m = banks_[u];
-      bool rowValid = false, rowAct = false, colValid = false;
+      bool rowValid = false, rowAct = false, colValid = false, colWrite = false;
       uint32_t rowBank = 0, colBank = 0, colAddr = 0;
       uint64_t rowAddr = 0;
-      dutCommands(u, &rowValid, &rowAct, &rowBank, &rowAddr, &colValid, &colBank, &colAddr);
+      dutCommands(u, &rowValid, &rowAct, &rowBank, &rowAddr, &colValid, &colWrite, &colBank,
+                  &colAddr);
       if (!reset) {
         if (rowValid) {
           if (rowAct)
@@ -245,7 +374,12 @@ public:
           else
             m.precharge(rowBank);
         }
-        if (colValid) m.read(colBank, colAddr);
+        if (colValid && colWrite) {
+          dutWriteData(u, wrBytes_.data());
+          m.write(colBank, colAddr, wrBytes_);
+        } else if (colValid) {
+          m.read(colBank, colAddr);
+        }
       }
       dutDram(u, m.dataValid(), m.data().data());
     }
@@ -257,6 +391,7 @@ public:
 
 private:
   std::vector<PimBanks>& banks_;
+  std::vector<uint8_t> wrBytes_; // a WR's column
   uint64_t cycle_ = 0;
 };
 
@@ -345,13 +480,18 @@ int main(int argc, char** argv) {
   const bool finished = dutDone();
   const uint64_t measured = b.cycle() - started;
   size_t mismatches = 0, elements = 0;
+  // The parts in the units' W columns, then those on chip.
+  std::vector<std::vector<uint64_t>> sums(ts.size());
+  for (size_t t = 0; t < ts.size(); ++t)
+    sums[t].assign(ts[t].output ? ts[t].values.size() : 0, 0);
+  if (finished) mismatches += collectWrites(d, banks, sums);
   for (size_t t = 0; t < ts.size(); ++t) {
     const Tensor& x = ts[t];
     if (!x.output || !finished) continue;
     for (size_t e = 0; e < x.values.size(); ++e) {
       ++elements;
-      uint64_t sum = 0; // modulo 2^64, then wrapped to the element's bits
-      for (unsigned u = 0; u < d.units; ++u) {
+      uint64_t sum = sums[t][e]; // modulo 2^64, then wrapped to the element's bits
+      for (unsigned u = 0; u < d.units && !d.places[t].empty(); ++u) {
         if (d.places[t][u][e].empty()) continue;
         const auto [bank, addr] = d.places[t][u][e][0];
         dutRead(true, u, uint32_t(t), bank, addr);
@@ -370,10 +510,11 @@ int main(int argc, char** argv) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t simCycles = b.cycle();
   dutClose();
-  uint64_t activates = 0, reads = 0, violations = 0;
+  uint64_t activates = 0, reads = 0, writes = 0, violations = 0;
   for (unsigned u = 0; u < d.units; ++u) {
     activates += banks[u].stats().activates;
     reads += banks[u].stats().reads;
+    writes += banks[u].stats().writes;
     violations += banks[u].violationCount();
     if (banks[u].violationCount())
       std::printf("bank violation in unit %u, %s (%llu in this unit)\n", u,
@@ -390,9 +531,9 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(measured), static_cast<unsigned long long>(off),
                 static_cast<unsigned long long>(d.predicted),
                 static_cast<unsigned long long>(d.tolerance));
-  std::printf("PIM units=%u activates=%llu reads=%llu violations=%llu\n", d.units,
+  std::printf("PIM units=%u activates=%llu reads=%llu writes=%llu violations=%llu\n", d.units,
               static_cast<unsigned long long>(activates), static_cast<unsigned long long>(reads),
-              static_cast<unsigned long long>(violations));
+              static_cast<unsigned long long>(writes), static_cast<unsigned long long>(violations));
   // Microseconds, so small runs still give a usable cycles-per-second figure.
   std::printf("RESULT %s mismatches=%zu elements=%zu measured=%llu predicted=%llu sim_cycles=%llu "
               "sim_seconds=%.6f\n",

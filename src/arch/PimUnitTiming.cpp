@@ -7,9 +7,47 @@
 
 namespace rubick::arch {
 
+StreamLayout streamLayout(const std::vector<int32_t>& reads, const std::vector<int32_t>& writes,
+                          int64_t wordsIn, int64_t wordsOut) {
+  StreamLayout l;
+  std::vector<int64_t> readsUpTo(reads.size()); // inclusive prefix sums
+  int64_t total = 0;
+  for (size_t c = 0; c < reads.size(); ++c)
+    readsUpTo[c] = total += reads[c];
+  l.readColumns = (total + wordsIn - 1) / wordsIn;
+  int64_t totalWrites = 0;
+  for (int32_t w : writes)
+    totalWrites += w;
+  l.writeColumns = (totalWrites + wordsOut - 1) / wordsOut;
+  // Each write column's place: after the read columns the core needs up to the cycle of its
+  // last word.
+  int64_t written = 0, placed = 0; // read columns before the current run's writes
+  size_t c = 0;
+  for (int64_t j = 0; j < l.writeColumns; ++j) {
+    const int64_t last = std::min((j + 1) * wordsOut, totalWrites) - 1; // its last word
+    while (written + writes[c] <= last)
+      written += writes[c++];
+    const int64_t at = c < readsUpTo.size() ? (readsUpTo[c] + wordsIn - 1) / wordsIn : 0;
+    if (l.runs.empty() || at > placed) {
+      l.runs.push_back({at - placed, 0});
+      placed = at;
+    }
+    ++l.runs.back().second;
+  }
+  int64_t r = 0;
+  for (const auto& [reads, ws] : l.runs) {
+    l.isWrite.insert(l.isWrite.end(), static_cast<size_t>(reads), 0);
+    l.isWrite.insert(l.isWrite.end(), static_cast<size_t>(ws), 1);
+    r += reads;
+  }
+  l.isWrite.insert(l.isWrite.end(), static_cast<size_t>(l.readColumns - r), 0);
+  return l;
+}
+
 // Mirrors the registers and the combinational rules of rubick_bank_stream and
 // rubick_stream_port cycle by cycle (their comments give the rules); names follow the RTL.
-PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCycle) {
+PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCycle,
+                      const std::vector<int32_t>& writesPerCycle) {
   const int64_t nb = std::max<int64_t>(1, c.banks);
   const int64_t depth = c.readerDepth > 0 ? c.readerDepth : c.tCL + 2;
   const int64_t words = c.wordsPerColumn;
@@ -24,6 +62,14 @@ PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCyc
   int64_t rdLeft = 0, rdBank = 0, rdCol = 0, held = 0, fifo = 0;
   std::deque<int64_t> returns; // cycles in which read data arrives
   int64_t portCount = 0, coreDone = 0;
+  // The write port: words held and words of the run not sent yet.
+  const bool writes = c.writePorts > 0;
+  const int64_t wWords = c.outWordsPerColumn;
+  const int64_t wDepth = c.writeDepth > 0 ? c.writeDepth : wWords + c.writePorts - 1;
+  int64_t wCount = 0, wLeft = 0, wTotal = 0;
+  for (int32_t w : writesPerCycle)
+    wTotal += w;
+  int64_t column = 0; // the region's next column to read or write
   bool coreRunning = false;
 
   PimUnitRun run;
@@ -43,8 +89,12 @@ PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCyc
         busy && actLeft > 0 && !open[actBank] && rpOk(actBank) && (actFirst || gap >= gapNeed);
     const bool preFire = preBank >= 0 && !actFire;
     const bool rdNowOpen = c.tRCD == 0 && actFire && actBank == rdBank;
-    const bool rdFire = busy && rdLeft > 0 && held < depth &&
-                        ((open[rdBank] && !rdone[rdBank] && rcdOk(rdBank)) || rdNowOpen);
+    const bool isWrite =
+        writes && column < static_cast<int64_t>(c.isWrite.size()) && c.isWrite[column];
+    const bool wOutValid = writes && wLeft > 0 && wCount >= std::min(wWords, wLeft);
+    const bool colFire = busy && rdLeft > 0 && (isWrite ? wOutValid : held < depth) &&
+                         ((open[rdBank] && !rdone[rdBank] && rcdOk(rdBank)) || rdNowOpen);
+    const bool rdFire = colFire && !isWrite, wrFire = colFire && isWrite;
     const bool rdRowEnd = rdCol == c.rowCols - 1 || rdLeft == 1;
     if (rdFire) returns.push_back(t + c.tCL);
     const bool rdValid = !returns.empty() && returns.front() == t;
@@ -52,7 +102,9 @@ PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCyc
     const bool outValid = fifo > 0;
     // ---- the port and the core ----
     const int64_t k = coreRunning ? perCycle[static_cast<size_t>(coreDone)] : 0;
-    const bool go = portCount >= k;
+    const int64_t kw = coreRunning && writes ? writesPerCycle[static_cast<size_t>(coreDone)] : 0;
+    // The core steps when its read words are there and its write words have room.
+    const bool go = portCount >= k && wCount + kw <= wDepth;
     const bool inReady = !start && portCount - (go ? k : 0) + words <= portDepth;
     const bool pop = outValid && inReady;
     bool stillOpen = false;
@@ -76,7 +128,7 @@ PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCyc
       } else if (tPre[b] != tpTop) {
         ++tPre[b];
       }
-      if (rdFire && rdRowEnd && rdBank == b) rdone[b] = 1;
+      if (colFire && rdRowEnd && rdBank == b) rdone[b] = 1;
     }
     run.activates += actFire;
     if (start && !busy) {
@@ -84,6 +136,7 @@ PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCyc
       actLeft = rdLeft = c.columns;
       actFirst = true;
       actBank = rdBank = rdCol = 0;
+      column = 0;
     } else {
       if (finish) busy = false;
       if (actFire) {
@@ -92,7 +145,8 @@ PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCyc
         gapNeed = actCnt;
         actBank = actBank == nb - 1 ? 0 : actBank + 1;
       }
-      if (rdFire) {
+      if (colFire) {
+        ++column;
         --rdLeft;
         if (rdRowEnd) {
           rdCol = 0;
@@ -109,6 +163,14 @@ PimUnitRun pimUnitRun(const PimUnitConfig& c, const std::vector<int32_t>& perCyc
     held += (rdFire ? 1 : 0) - (pop ? 1 : 0);
     fifo += (rdValid ? 1 : 0) - (pop ? 1 : 0);
     portCount = start ? 0 : portCount - (go ? k : 0) + (pop ? words : 0);
+    if (start) {
+      wCount = 0;
+      wLeft = wTotal;
+    } else {
+      const int64_t sent = wrFire ? std::min(wWords, wLeft) : 0;
+      wCount += (go ? kw : 0) - sent;
+      wLeft -= sent;
+    }
     if (start) {
       coreRunning = coreEdges > 0;
       coreDone = 0;

@@ -55,7 +55,11 @@ int64_t bankReads(const dataflow::StatementView& v, const DesignPoint& d, size_t
   return sc.tiles * perTile;
 }
 
-PimStream streamRun(const PimSystem& s, int64_t latency, int64_t bytes) {
+int64_t readAheadColumns(const PimSystem& s) {
+  return s.readAheadBytes > 0 ? s.readAheadBytes / s.bank.bytesPerCycle : s.bank.tCL + 2;
+}
+
+PimStream streamRun(const PimSystem& s, int64_t latency, int64_t bytes, int64_t writeColumns) {
   PimStream r;
   r.cycles = latency;
   if (bytes <= 0) return r;
@@ -64,12 +68,25 @@ PimStream streamRun(const PimSystem& s, int64_t latency, int64_t bytes) {
   // The words lie in the order the array reads them, so a column register smooths the array's
   // bursts: the run takes the array's cycles or the bank's column reads, whichever is more.
   const int64_t base = std::max(latency, ceilDiv(bytes, b.bytesPerCycle));
-  // The cycles on a row at that pace (a row is read as the array needs it: the unit has no
-  // room to read ahead), rounded down so that a stall is never missed.
+  // The cycles on a row at that pace, rounded down so that a stall is never missed.
   r.rowCycles = std::max<int64_t>(1, b.rowBytes * base / bytes);
   const int64_t k = std::max<int64_t>(1, s.banksPerUnit);
-  r.stallPerRow = std::max<int64_t>(0, ceilDiv(rowBusy(b, r.rowCycles), k) - r.rowCycles);
-  r.cycles = b.tRCD + b.tCL + base + (r.rows - 1) * r.stallPerRow;
+  // What a row change costs beyond the row's own time, if nothing were read ahead.
+  const int64_t change = ceilDiv(rowBusy(b, r.rowCycles), k) - r.rowCycles;
+  if (change > 0) {
+    // The reader reads ahead into its FIFO while the array is slower than the bank: at a row's
+    // end the FIFO holds up to its depth (and a column in the port), which the array eats
+    // during the change; the next row's first column is CL + 3 cycles from its read to the
+    // array (docs/pim.md).
+    const int64_t cols = std::max<int64_t>(1, b.rowBytes / b.bytesPerCycle);
+    const int64_t gained = std::max<int64_t>(0, cols - ceilDiv(cols * cols, r.rowCycles));
+    const int64_t held = std::min(readAheadColumns(s), b.tCL + 2 + gained) + 1;
+    const int64_t slack = held * r.rowCycles / cols;
+    r.stallPerRow = std::max<int64_t>(0, std::min(change, change + b.tCL + 3 - slack));
+  }
+  // A write column stops the reads behind it until the array has written its words: the next
+  // read reaches the array CL + 3 cycles later.
+  r.cycles = b.tRCD + b.tCL + base + (r.rows - 1) * r.stallPerRow + writeColumns * (b.tCL + 3);
   return r;
 }
 

@@ -121,13 +121,16 @@ UnitCost streamCost(const PimSystem& s, const Spread& sp, const DesignPoint& d,
     else if (!take(a))
       c.placement[a] = PimPlacement::replicated;
   }
+  int64_t writeColumns = 0;
   for (size_t a = 0; a < n; ++a) {
     const PimPlacement p = c.placement[a];
     if (p != PimPlacement::banks && p != PimPlacement::replicated) continue;
-    // The words the banks deliver: the core's reads, in the order it makes them.
-    streamed += bankReads(w, d, a) * bytes[a];
+    // The words the banks deliver (or take): the core's reads or writes, in its order.
+    const int64_t moved = bankReads(w, d, a) * bytes[a];
+    streamed += moved;
+    if (d.metrics.tensors[a].output) writeColumns += ceilDiv(moved, s.bank.bytesPerCycle);
   }
-  const PimStream run = streamRun(s, d.metrics.latency, streamed);
+  const PimStream run = streamRun(s, d.metrics.latency, streamed, writeColumns);
   c.cycles = run.cycles;
   c.bankBytes = streamed;
   c.activates = run.rows;

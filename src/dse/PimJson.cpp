@@ -37,6 +37,7 @@ Json systemJson(const std::string& name, const PimSystem& s) {
                 {"trp", b.tRP},
                 {"tras", b.tRAS},
                 {"cl", b.tCL}}},
+              {"read_ahead_bytes", readAheadColumns(s) * s.bank.bytesPerCycle},
               {"broadcast_bytes", s.broadcastBytes},
               {"broadcast_bytes_per_cycle", s.broadcastBytesPerCycle},
               {"host_bytes_per_cycle", s.hostBytesPerCycle}};

@@ -29,7 +29,7 @@ std::string describePim(const std::string& name, const PimSystem& s) {
      << s.bank.rowBytes << " B (tRCD " << s.bank.tRCD << ", tRP " << s.bank.tRP << ", tRAS "
      << s.bank.tRAS << ", CL " << s.bank.tCL << " cycles), ";
   if (s.access == PimAccess::stream)
-    os << "read in place; ";
+    os << "read in place (" << readAheadColumns(s) * s.bank.bytesPerCycle << " B read ahead); ";
   else
     os << "copied by a DMA (a further row costs a transfer " << m.rowCycles << " cycles); ";
   if (s.broadcastBytes > 0)

@@ -402,7 +402,7 @@ PimSystem parsePim(const std::string& path, const Json& j) {
   checkFields(path, j,
               {"units", "banks_per_unit", "access", "unit_array", "unit_buffer_bytes", "clock_mhz",
                "bank", "broadcast_bytes", "broadcast_bytes_per_cycle", "host_bytes_per_cycle",
-               "source"},
+               "read_ahead_bytes", "source"},
               "field 'pim': ");
   PimSystem s;
   s.units = positiveInt(
@@ -435,6 +435,16 @@ PimSystem parsePim(const std::string& path, const Json& j) {
   s.bank = parsePimBank(
       path, requiredField(path, object, j, "bank", "one DRAM bank: its rate, row and timings"));
   parseBroadcast(path, j, s);
+  if (j.contains("read_ahead_bytes")) {
+    // Whole columns: the reader's FIFO holds columns.
+    s.readAheadBytes =
+        positiveInt(path, "pim.read_ahead_bytes", j["read_ahead_bytes"], kMaxPimBufferBytes);
+    if (s.readAheadBytes % s.bank.bytesPerCycle != 0)
+      throw Error(path, "field 'pim.read_ahead_bytes' must be a multiple of the bank's "
+                        "bytes_per_cycle (" +
+                            std::to_string(s.bank.bytesPerCycle) + ": whole columns), found " +
+                            std::to_string(s.readAheadBytes));
+  }
   s.hostBytesPerCycle = powerOfTwo(path, "pim.host_bytes_per_cycle",
                                    requiredField(path, object, j, "host_bytes_per_cycle",
                                                  "the external interface's bytes per unit cycle"),

@@ -7,6 +7,7 @@
 #include "rubick/arch/HostMap.h"
 #include "rubick/arch/PimUnitTiming.h"
 #include "rubick/arch/Plan.h"
+#include "rubick/dse/Schedule.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
 #include "rubick/support/Checked.h"
@@ -93,12 +94,15 @@ std::string readme(const arch::Plan& plan, const dse::PimDesign& d, const dse::P
      << sh.colBytes * 8 / sh.wordBits << " words a column, word i of a column in its bits [i*"
      << sh.wordBits << " +: " << sh.wordBits
      << "]; column a lies in row a / (banks x row columns), bank (a / row columns) mod banks, "
-        "column a mod row columns.\n"
+        "column a mod row columns. With `stream.runs` (outputs in the banks) the columns are "
+        "reads and writes, `[reads, writes]` per run from column 0 (reads after the last run): a "
+        "write column holds `stream.out_words_per_column` output words, which the unit writes "
+        "there.\n"
      << "2. While `busy` is low, write every on-chip input element into each of its places in "
         "each unit (`tensors[t].places[u]`).\n"
      << "3. Pulse `start`; wait for `done`.\n"
-     << "4. Read every output element at its places; where several units hold one (a spread "
-        "reduction loop), add their words.\n\n"
+     << "4. Read every output element at its places (on chip, or in the write columns of the "
+        "banks); where several units hold one (a spread reduction loop), add their words.\n\n"
      << "## Files\n\n";
   for (const std::string& f : files)
     os << "- `" << f << "`\n";
@@ -129,16 +133,29 @@ std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesi
              " units, which does not divide it; the hardware needs equal shares";
   int64_t bits = 0;
   bool any = false;
+  auto elementBits = [&](size_t a) {
+    return o.constraints.elementBits.size() > a && o.constraints.elementBits[a] > 0
+               ? o.constraints.elementBits[a]
+               : v.accesses[a].elementBits;
+  };
+  const int64_t columnBits = s.bank.bytesPerCycle * 8;
   for (size_t a = 0; a < d.placement.size(); ++a) {
     const dse::TensorMetrics& t = d.unit.metrics.tensors[a];
-    if (t.output && d.placement[a] != PimPlacement::buffer)
-      return "the output " + v.accesses[a].name +
-             " does not fit the unit's buffer and would be written to the banks, which the "
-             "hardware does not do yet";
+    if (t.output && d.placement[a] != PimPlacement::buffer) {
+      // Written to the banks once each: partial sums that meet again would have to be read
+      // back from them.
+      const dse::Schedule sc = dse::schedule(d.share, d.unit.dataflow, d.unit.entries);
+      if (sc.tensors[a].recurs)
+        return "the output " + v.accesses[a].name +
+               " does not fit the unit's buffer, and its partial sums meet again across tiles: "
+               "reading them back from the banks is not built yet";
+      const int64_t ob = elementBits(a);
+      if (ob % 8 != 0 || columnBits % ob != 0)
+        return "an output word of " + std::to_string(ob) + " bits does not divide the bank's " +
+               std::to_string(s.bank.bytesPerCycle) + "-byte column";
+    }
     if (t.output || !streamedPlacement(d.placement[a])) continue;
-    const int64_t b = o.constraints.elementBits.size() > a && o.constraints.elementBits[a] > 0
-                          ? o.constraints.elementBits[a]
-                          : v.accesses[a].elementBits;
+    const int64_t b = elementBits(a);
     if (any && b != bits)
       return "the streamed inputs have different element widths (" + std::to_string(bits) +
              " and " + std::to_string(b) + " bits)";
@@ -164,14 +181,22 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   std::vector<char> streamed(nt, 0);
   std::vector<int> streamedIds;
   detail::PimShape sh;
-  for (size_t t = 0; t < nt; ++t)
-    if (!plan.tensors[t].output && streamedPlacement(d.placement[t])) {
-      streamed[t] = 1;
-      streamedIds.push_back(static_cast<int>(t));
-      sh.streamPorts += static_cast<int64_t>(plan.tensors[t].ports.size());
-      sh.wordBits = plan.tensors[t].elementBits;
+  int outId = -1; // the output, when it goes to the banks
+  for (size_t t = 0; t < nt; ++t) {
+    if (!streamedPlacement(d.placement[t])) continue;
+    streamed[t] = 1;
+    if (plan.tensors[t].output) {
+      outId = static_cast<int>(t);
+      sh.writePorts = static_cast<int64_t>(plan.tensors[t].ports.size());
+      sh.outWordBits = plan.tensors[t].elementBits;
+      continue;
     }
+    streamedIds.push_back(static_cast<int>(t));
+    sh.streamPorts += static_cast<int64_t>(plan.tensors[t].ports.size());
+    sh.wordBits = plan.tensors[t].elementBits;
+  }
   const arch::CoreReads reads = arch::coreReads(plan, streamedIds);
+  const arch::CoreReads writes = outId >= 0 ? arch::coreWrites(plan, outId) : arch::CoreReads{};
   sh.units = s.units;
   sh.banks = s.banksPerUnit;
   sh.colBytes = s.bank.bytesPerCycle;
@@ -180,39 +205,94 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   sh.tRP = s.bank.tRP;
   sh.tRAS = s.bank.tRAS;
   sh.tCL = s.bank.tCL;
+  sh.readerDepth = dse::readAheadColumns(s);
   const int64_t wordsPerColumn = sh.colBytes * 8 / sh.wordBits;
+  const int64_t outWordsPerColumn = sh.colBytes * 8 / sh.outWordBits;
   const int64_t words = static_cast<int64_t>(reads.reads.size());
-  sh.columns = ceilDiv(words, wordsPerColumn);
+  sh.totalWrites = static_cast<int64_t>(writes.reads.size());
+  const arch::StreamLayout layout =
+      arch::streamLayout(reads.perCycle, writes.perCycle, wordsPerColumn, outWordsPerColumn);
+  sh.runs = layout.runs;
+  sh.columns = layout.readColumns + layout.writeColumns;
   sh.rows = std::max<int64_t>(1, ceilDiv(sh.columns, sh.rowCols * sh.banks));
 
-  // Per unit: its elements' places, and its stream's words.
-  Json places = Json::array(), streams = Json::array();
+  // Per unit: its elements' places, and its stream's words; unit u's stream is unit 0's with
+  // each tensor's elements shifted by the unit's offset (its blocks of the spread loops), which
+  // is checked here.
   std::vector<std::vector<std::string>> placeText(nt);
-  std::vector<std::string> streamText;
+  std::vector<std::pair<int64_t, int64_t>> base; // unit 0's words: (tensor, element)
+  Json offsets = Json::array();
   for (int64_t u = 0; u < s.units; ++u) {
-    const std::vector<arch::TensorMap> maps =
-        arch::hostMap(prog, d.share, df, plan, unitOffset(d, u));
+    const IntVec off = unitOffset(d, u);
+    const std::vector<arch::TensorMap> maps = arch::hostMap(prog, d.share, df, plan, off);
     std::map<std::tuple<int, int, int64_t>, int64_t> at; // (tensor, bank, address) -> element
-    for (int t : streamedIds)
-      for (size_t e = 0; e < maps[t].elements.size(); ++e)
-        for (const arch::Location& l : maps[t].elements[e])
-          at[{t, l.bank, l.address}] = static_cast<int64_t>(e);
-    std::string text = "[";
-    for (int64_t k = 0; k < sh.columns * wordsPerColumn; ++k) {
+    for (size_t t = 0; t < nt; ++t)
+      if (streamed[t])
+        for (size_t e = 0; e < maps[t].elements.size(); ++e)
+          for (const arch::Location& l : maps[t].elements[e])
+            at[{static_cast<int>(t), l.bank, l.address}] = static_cast<int64_t>(e);
+    // Column by column: a read column's input words, a write column's output words.
+    std::vector<std::pair<int64_t, int64_t>> ws;
+    auto word = [&](const std::vector<arch::BankRead>& list, int64_t k) {
       int64_t t = -1, e = -1;
-      if (k < words) {
-        const arch::BankRead& r = reads.reads[static_cast<size_t>(k)];
+      if (k < static_cast<int64_t>(list.size())) {
+        const arch::BankRead& r = list[static_cast<size_t>(k)];
         auto it = at.find({r.tensor, r.bank, r.address});
         if (it != at.end()) {
           t = r.tensor;
           e = it->second;
         }
       }
-      text += (k ? ", [" : "[") + std::to_string(t) + ", " + std::to_string(e) + "]";
+      ws.push_back({t, e});
+    };
+    int64_t nextRead = 0, nextWrite = 0;
+    for (char isWrite : layout.isWrite) {
+      if (isWrite)
+        for (int64_t i = 0; i < outWordsPerColumn; ++i)
+          word(writes.reads, nextWrite++);
+      else
+        for (int64_t i = 0; i < wordsPerColumn; ++i)
+          word(reads.reads, nextRead++);
     }
-    streamText.push_back(text + "]");
+    // Each tensor's shift: its row-major index of the unit's first iteration.
+    Json shift = Json::array();
+    std::vector<int64_t> delta(nt, 0);
+    for (size_t t = 0; t < nt; ++t) {
+      const dataflow::AccessView& a = v.accesses[t];
+      const std::vector<int64_t>& shape = prog.tensors[a.tensor].shape;
+      for (size_t r = 0; r < a.coeffs.size(); ++r) {
+        int64_t idx = 0;
+        for (size_t l = 0; l < off.size(); ++l)
+          idx += a.coeffs[r][l] * off[l];
+        delta[t] = delta[t] * shape[r] + idx;
+      }
+      shift.push_back(delta[t]);
+    }
+    offsets.push_back(shift);
+    if (u == 0) {
+      base = std::move(ws);
+    } else {
+      for (size_t k = 0; k < ws.size(); ++k) {
+        const auto [t, e] = base[k];
+        if (ws[k] != (t < 0 ? base[k] : std::make_pair(t, e + delta[static_cast<size_t>(t)])))
+          throw std::logic_error("packagePim: unit " + std::to_string(u) + "'s word " +
+                                 std::to_string(k) + " is not unit 0's shifted");
+      }
+    }
     for (size_t t = 0; t < nt; ++t)
       if (!streamed[t]) placeText[t].push_back(placesText(maps[t].elements));
+  }
+  // Unit 0's words as runs [t, e, n, stride].
+  Json wordRuns = Json::array();
+  for (size_t k = 0; k < base.size();) {
+    const auto [t, e] = base[k];
+    int64_t n = 1, stride = 0;
+    if (k + 1 < base.size() && base[k + 1].first == t) stride = base[k + 1].second - e;
+    if (t < 0) stride = 0;
+    while (k + n < base.size() && base[k + n].first == t && base[k + n].second == e + n * stride)
+      ++n;
+    wordRuns.push_back({t, e, n, stride});
+    k += static_cast<size_t>(n);
   }
 
   std::vector<File> files;
@@ -220,6 +300,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   std::vector<std::string> templates = templatesUsed(plan);
   for (const char* t : {"rubick_bank_stream", "rubick_stream_port", "rubick_clock_gate"})
     templates.push_back(t);
+  if (outId >= 0) templates.push_back("rubick_stream_wport");
   std::sort(templates.begin(), templates.end());
   for (const std::string& t : templates) {
     auto it = rtlTemplates().find(t);
@@ -275,8 +356,18 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   j["stream"] = {{"word_bits", sh.wordBits},
                  {"words_per_column", wordsPerColumn},
                  {"columns", sh.columns},
-                 {"reads", words},
-                 {"units", "@STREAM@"}};
+                 {"reads", words}};
+  if (outId >= 0) {
+    Json runs = Json::array();
+    for (const auto& [r, w] : layout.runs)
+      runs.push_back({r, w});
+    j["stream"]["out_word_bits"] = sh.outWordBits;
+    j["stream"]["out_words_per_column"] = outWordsPerColumn;
+    j["stream"]["writes"] = sh.totalWrites;
+    j["stream"]["runs"] = runs;
+  }
+  j["stream"]["words"] = "@STREAM@";
+  j["stream"]["unit_offsets"] = offsets;
   // The units' run replayed cycle by cycle (exact: nothing depends on the data), and the
   // explorer's closed form beside it.
   arch::PimUnitConfig uc;
@@ -286,10 +377,15 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   uc.tRP = sh.tRP;
   uc.tRAS = sh.tRAS;
   uc.tCL = sh.tCL;
+  uc.readerDepth = sh.readerDepth;
   uc.wordsPerColumn = wordsPerColumn;
   uc.ports = sh.streamPorts;
   uc.columns = sh.columns;
-  const arch::PimUnitRun run = arch::pimUnitRun(uc, reads.perCycle);
+  uc.writePorts = sh.writePorts;
+  uc.outWordsPerColumn = outWordsPerColumn;
+  uc.writeDepth = detail::writeDepth(sh);
+  if (outId >= 0) uc.isWrite = layout.isWrite;
+  const arch::PimUnitRun run = arch::pimUnitRun(uc, reads.perCycle, writes.perCycle);
   j["prediction"] = {{"cycles", run.cycles},
                      {"tolerance", 0},
                      {"core_stops", run.coreStops},
@@ -324,7 +420,14 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
     if (pos == std::string::npos) throw std::logic_error("packagePim: " + key + " missing");
     json.replace(pos, quoted.size(), text);
   };
-  fill("@STREAM@", streamText);
+  {
+    // One run a line.
+    std::string text = "[\n";
+    for (size_t i = 0; i < wordRuns.size(); ++i)
+      text += "      " + wordRuns[i].dump() + (i + 1 < wordRuns.size() ? ",\n" : "\n");
+    const std::string key = "\"@STREAM@\"";
+    json.replace(json.find(key), key.size(), text + "    ]");
+  }
   for (size_t t = 0; t < nt; ++t)
     if (!streamed[t]) fill("@PLACES" + std::to_string(t) + "@", placeText[t]);
   files.push_back({"design.json", json + "\n"});

@@ -34,8 +34,35 @@ int64_t rowBits(const PimShape& s) {
 int64_t columnBits(const PimShape& s) {
   return clog2Min1(s.rowCols);
 }
+int64_t writeDepth(const PimShape& s) {
+  return s.colBytes * 8 / s.outWordBits + 2 * s.writePorts - 1;
+}
+
 int64_t unitBits(const PimShape& s) {
   return arch::bitsFor(s.units);
+}
+
+// The write port of a unit whose outputs go to its banks, or the tie-offs of one without.
+std::string writePort(const PimShape& s, int64_t colW) {
+  std::ostringstream os;
+  if (!s.writePorts) {
+    os << "  // No output in the banks: nothing to write.\n"
+       << "  assign wgo = 1'b1;\n"
+       << "  assign wcol_ok = 1'b0;\n"
+       << "  assign wcol_data = " << ulit(0, colW) << ";\n"
+       << "  wire unused_wcol = wcol_take;\n\n";
+    return os.str();
+  }
+  const int64_t np = s.writePorts, w = s.outWordBits;
+  os << "  // The write port: the core's output words, in the order it writes them, into columns.\n"
+     << "  wire " << range(np) << " wvalid;\n"
+     << "  wire " << range(np * w) << " wwords;\n"
+     << "  rubick_stream_wport #(.NP(" << np << "), .W(" << w << "), .WORDS(" << colW / w
+     << "), .TOTAL(" << s.totalWrites << "), .DEPTH(" << writeDepth(s) << ")) wport (\n"
+     << "    .clk(clk), .rst(rst), .start(accept), .valid(wvalid), .data(wwords), .go(wgo), "
+        ".step(step),\n"
+     << "    .out_valid(wcol_ok), .out_ready(wcol_take), .out_data(wcol_data));\n\n";
+  return os.str();
 }
 
 std::string pimUnitModule(const arch::Plan& pl, const PimShape& s) {
@@ -65,6 +92,8 @@ std::string pimUnitModule(const arch::Plan& pl, const PimShape& s) {
      << "  output wire col_valid,\n"
      << "  output wire " << range(bkw) << " col_bank,\n"
      << "  output wire " << range(caw) << " col_addr,\n"
+     << "  output wire col_write,\n"
+     << "  output wire " << range(colW) << " wr_data,\n"
      << "  input  wire rd_valid,\n"
      << "  input  wire " << range(colW) << " rd_data\n);\n\n"
      << "  wire core_busy, core_done, reader_busy, reader_done;\n"
@@ -76,29 +105,46 @@ std::string pimUnitModule(const arch::Plan& pl, const PimShape& s) {
      << "row 0 of bank 0, rows in the banks in turn.\n"
      << "  wire col_ok, col_take;\n"
      << "  wire " << range(colW) << " col_data;\n"
-     << "  rubick_bank_stream #(.BANKS(" << s.banks << "), .COL_W(" << colW << "), .ROW_COLS("
+     << "  wire wcol_ok, wcol_take;\n"
+     << "  wire " << range(colW) << " wcol_data;\n";
+  std::string runs;
+  if (!s.runs.empty()) {
+    // Run i: {writes, reads} in bits [i*64 +: 64], the first run lowest.
+    std::vector<std::string> fields;
+    for (size_t i = s.runs.size(); i-- > 0;)
+      fields.push_back("32'd" + std::to_string(s.runs[i].second) + ", 32'd" +
+                       std::to_string(s.runs[i].first));
+    runs = ", .NRUNS(" + std::to_string(s.runs.size()) + "), .RUNS({";
+    for (size_t i = 0; i < fields.size(); ++i)
+      runs += (i ? ", " : "") + fields[i];
+    runs += "})";
+  }
+  os << "  rubick_bank_stream #(.BANKS(" << s.banks << "), .COL_W(" << colW << "), .ROW_COLS("
      << s.rowCols << "), .ROW_W(" << rw << "), .LEN_W(" << lenW << "), .TRCD(" << s.tRCD
-     << "), .TRP(" << s.tRP << "), .TRAS(" << s.tRAS << "), .CL(" << s.tCL << ")) reader (\n"
+     << "), .TRP(" << s.tRP << "), .TRAS(" << s.tRAS << "), .CL(" << s.tCL << "), .DEPTH("
+     << s.readerDepth << ")" << runs << ") reader (\n"
      << "    .clk(clk), .rst(rst), .start(accept), .start_bank(" << ulit(0, bkw) << "), .start_row("
      << ulit(0, rw) << "), .start_col(" << ulit(0, caw) << "),\n"
      << "    .start_len(" << ulit(s.columns, lenW) << "), .busy(reader_busy), .done(reader_done),\n"
      << "    .out_valid(col_ok), .out_ready(col_take), .out_data(col_data),\n"
      << "    .row_valid(row_valid), .row_act(row_act), .row_bank(row_bank), "
         ".row_addr(row_addr),\n"
-     << "    .col_valid(col_valid), .col_bank(col_bank), .col_addr(col_addr),\n"
-     << "    .rd_valid(rd_valid), .rd_data(rd_data));\n\n"
+     << "    .col_valid(col_valid), .col_bank(col_bank), .col_addr(col_addr), "
+        ".col_write(col_write), .wr_data(wr_data),\n"
+     << "    .rd_valid(rd_valid), .rd_data(rd_data),\n"
+     << "    .win_valid(wcol_ok), .win_ready(wcol_take), .win_data(wcol_data));\n\n"
      << "  // The stream port: each core cycle's reading banks take the next words in order; "
         "the core steps only when they are there (or in reset).\n"
      << "  wire " << range(np) << " need;\n"
      << "  wire " << range(np * w) << " words;\n"
-     << "  wire go;\n"
-     << "  wire step = go | rst;\n"
+     << "  wire go, wgo;\n"
+     << "  wire step = (go & wgo) | rst;\n"
      << "  rubick_stream_port #(.NP(" << np << "), .W(" << w << "), .WORDS(" << colW / w
      << ")) port (\n"
      << "    .clk(clk), .rst(rst), .start(accept), .in_valid(col_ok), .in_ready(col_take), "
         ".in_data(col_data),\n"
      << "    .need(need), .go(go), .step(step), .rdata(words));\n\n"
-     << "  wire gclk;\n"
+     << writePort(s, colW) << "  wire gclk;\n"
      << "  rubick_clock_gate gate (.clk(clk), .en(step), .test_en(1'b0), .gclk(gclk));\n\n"
      << "  " << pl.name << "_core core (\n"
      << "    .clk(gclk), .rst(rst), .start(accept), .busy(core_busy), .done(core_done),\n"
@@ -106,7 +152,8 @@ std::string pimUnitModule(const arch::Plan& pl, const PimShape& s) {
         ".host_waddr(host_waddr), .host_wdata(host_wdata),\n"
      << "    .host_re(host_re), .host_rtensor(host_rtensor), .host_rbank(host_rbank), "
         ".host_raddr(host_raddr), .host_rdata(host_rdata),\n"
-     << "    .stream_need(need), .stream_rdata(words));\n\n"
+     << "    .stream_need(need), .stream_rdata(words)"
+     << (s.writePorts ? ",\n    .wstream_valid(wvalid), .wstream_data(wwords)" : "") << ");\n\n"
      << "  wire unused_ok = reader_done;\n"
      << "endmodule\n\n`default_nettype wire\n";
   return os.str();
@@ -147,6 +194,8 @@ std::string pimTopModule(const arch::Plan& pl, const PimShape& s) {
      << "  output wire " << range(n) << " dram_col_valid,\n"
      << "  output wire " << range(n * bkw) << " dram_col_bank,\n"
      << "  output wire " << range(n * caw) << " dram_col_addr,\n"
+     << "  output wire " << range(n) << " dram_col_write,\n"
+     << "  output wire " << range(n * colW) << " dram_wr_data,\n"
      << "  input  wire " << range(n) << " dram_rd_valid,\n"
      << "  input  wire " << range(n * colW) << " dram_rd_data\n);\n\n"
      << "  wire " << range(n) << " unit_busy, unit_done;\n"
@@ -168,7 +217,8 @@ std::string pimTopModule(const arch::Plan& pl, const PimShape& s) {
        << "]), .row_bank(dram_row_bank" << field(u, bkw) << "), .row_addr(dram_row_addr"
        << field(u, rw) << "),\n"
        << "    .col_valid(dram_col_valid[" << us << "]), .col_bank(dram_col_bank" << field(u, bkw)
-       << "), .col_addr(dram_col_addr" << field(u, caw) << "),\n"
+       << "), .col_addr(dram_col_addr" << field(u, caw) << "), .col_write(dram_col_write[" << us
+       << "]), .wr_data(dram_wr_data" << field(u, colW) << "),\n"
        << "    .rd_valid(dram_rd_valid[" << us << "]), .rd_data(dram_rd_data" << field(u, colW)
        << "));\n";
   }

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace rubick::emit::detail {
 
@@ -20,8 +22,15 @@ struct PimShape {
   int64_t rows = 1;     // rows a bank
   int64_t tRCD = 0, tRP = 0, tRAS = 0, tCL = 0;
   int64_t columns = 0;     // the stream's columns per unit
+  int64_t readerDepth = 0; // the reader's FIFO columns
   int64_t streamPorts = 0; // core banks reading the stream
   int64_t wordBits = 8;    // bits of a streamed word
+  // Outputs in the banks: the core's banks writing the stream, the bits of their words, the
+  // words over a run, and the stream's column kinds (reads, then writes, per run).
+  int64_t writePorts = 0;
+  int64_t outWordBits = 32;
+  int64_t totalWrites = 0;
+  std::vector<std::pair<int64_t, int64_t>> runs;
 };
 
 /// Widths of a unit's command port fields.
@@ -29,6 +38,9 @@ int64_t bankSelectBits(const PimShape& s);
 int64_t rowBits(const PimShape& s);
 int64_t columnBits(const PimShape& s);
 int64_t unitBits(const PimShape& s);
+/// The write port's buffer: a column and two cycles of the core's writes, so that a core
+/// writing every cycle never waits for the column leaving in the same cycle.
+int64_t writeDepth(const PimShape& s);
 
 std::string pimUnitModule(const arch::Plan& plan, const PimShape& s);
 std::string pimTopModule(const arch::Plan& plan, const PimShape& s);

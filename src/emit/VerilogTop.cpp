@@ -77,13 +77,15 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
                      const std::vector<char>* streamed = nullptr) {
   const bool memory = reload != nullptr;
   auto isStreamed = [&](size_t ti) { return streamed && (*streamed)[ti]; };
-  int64_t streamPorts = 0, streamBits = 0;
+  int64_t streamPorts = 0, streamBits = 0, writePorts = 0, writeBits = 0;
   for (size_t ti = 0; ti < pl.tensors.size(); ++ti)
     if (isStreamed(ti)) {
-      streamPorts += static_cast<int64_t>(pl.tensors[ti].ports.size());
-      streamBits = pl.tensors[ti].elementBits;
+      const int64_t n = static_cast<int64_t>(pl.tensors[ti].ports.size());
+      (pl.tensors[ti].output ? writePorts : streamPorts) += n;
+      (pl.tensors[ti].output ? writeBits : streamBits) = pl.tensors[ti].elementBits;
     }
-  std::vector<std::string> streamNeeds, streamData; // per streamed bank, in order
+  std::vector<std::string> streamNeeds, streamData; // per streamed input bank, in order
+  std::vector<std::string> writeValid, writeData;   // per streamed output bank
   std::ostringstream os;
   Unused unused;
   const int64_t tw = pl.tauBits, ew = timeWidth(pl), vw = validWidth(pl);
@@ -144,6 +146,9 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
   if (streamed)
     os << ",\n  output wire " << range(streamPorts) << " stream_need,\n"
        << "  input  wire " << range(streamPorts * streamBits) << " stream_rdata";
+  if (writePorts)
+    os << ",\n  output wire " << range(writePorts) << " wstream_valid,\n"
+       << "  output wire " << range(writePorts * writeBits) << " wstream_data";
   os << "\n);\n\n";
 
   // Controller.
@@ -478,6 +483,14 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
           wdata = resize(out, nw, w, unused);
         }
       }
+      if (isStreamed(ti) && t.output) {
+        // No bank: each write goes to the write port, in bank order.
+        writeValid.push_back(wr);
+        writeData.push_back(wdata);
+        os << "  assign " << rdata << " = " << ulit(0, w) << "; // no bank to read\n";
+        unused.add(rdata);
+        continue;
+      }
       if (isStreamed(ti)) {
         // No bank: the stream port gives the word of each read, in the cycle after it.
         streamNeeds.push_back(rd);
@@ -545,6 +558,13 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
     for (size_t k = 0; k < streamData.size(); ++k)
       os << "  assign " << streamData[k] << " = stream_rdata[" << (k + 1) * streamBits - 1 << ":"
          << k * streamBits << "];\n";
+    if (writePorts) {
+      os << "  // Streamed outputs: each write enable hands the write port a word.\n";
+      std::vector<std::string> v(writeValid.rbegin(), writeValid.rend());
+      std::vector<std::string> d(writeData.rbegin(), writeData.rend());
+      os << "  assign wstream_valid = " << concat(v) << ";\n"
+         << "  assign wstream_data = " << concat(d) << ";\n";
+    }
     for (size_t ti = 0; ti < pl.tensors.size(); ++ti)
       if (isStreamed(ti)) { // the stream is in order: no addresses
         unused.add(pl.tensors[ti].id + "_base");

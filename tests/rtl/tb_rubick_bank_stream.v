@@ -1,6 +1,7 @@
 // Test top for rubick_bank_stream: one reader per configuration, each with its own ports,
 // checked by test_rubick_bank_stream.cpp against the bank model of sim_templates/rubick_pim_bank.h.
-// The parameters are repeated in the test's table of configurations; keep them in step.
+// The parameters are repeated in the test's table of configurations; keep them in step (the
+// runs of the write configurations, RUNS, were drawn at random once).
 //   aim   AiM-like: 1 bank, 64 columns of 32 bytes a row, tRCD = tRP = 18, tRAS = 35, CL = 14
 //   hbm   HBM-PIM-like: 2 banks, 32 columns of 32 bytes, 4 / 4 / 9 / 5
 //   aim2  the AiM timings with 2 banks (the second hides every row change)
@@ -11,6 +12,14 @@
 //   d1    a FIFO of one column (DEPTH 1)
 //   b3    3 banks (not a power of two), rows of 5 columns
 //   c1    rows of one column: the row command slot binds
+//   aimw  aim with write columns (random runs)
+//   hbmw  hbm with write columns, the region starting with writes (R_0 = 0)
+//   b4w   b4 with write columns (random runs)
+//   z2w   z2 with twelve short runs, empty counts among them (WR in its ACT's cycle)
+//   z1w   z1 with write columns (random runs; CL 0)
+//   d1w   d1 with write columns, the last run's W of 2**32 - 1: writes to the end
+//   b3w   b3 with write columns (random runs)
+//   c1w   c1 with write columns: kinds alternating row by row, empty counts
 `default_nettype none
 
 module tb_rubick_bank_stream (
@@ -31,10 +40,15 @@ module tb_rubick_bank_stream (
   output wire aim_row_bank,
   output wire [9:0] aim_row_addr,
   output wire aim_col_valid,
+  output wire aim_col_write,
   output wire aim_col_bank,
   output wire [5:0] aim_col_addr,
+  output wire [255:0] aim_wr_data,
   input  wire aim_rd_valid,
   input  wire [255:0] aim_rd_data,
+  input  wire aim_win_valid,
+  output wire aim_win_ready,
+  input  wire [255:0] aim_win_data,
   input  wire hbm_start,
   input  wire hbm_start_bank,
   input  wire [9:0] hbm_start_row,
@@ -50,10 +64,15 @@ module tb_rubick_bank_stream (
   output wire hbm_row_bank,
   output wire [9:0] hbm_row_addr,
   output wire hbm_col_valid,
+  output wire hbm_col_write,
   output wire hbm_col_bank,
   output wire [4:0] hbm_col_addr,
+  output wire [255:0] hbm_wr_data,
   input  wire hbm_rd_valid,
   input  wire [255:0] hbm_rd_data,
+  input  wire hbm_win_valid,
+  output wire hbm_win_ready,
+  input  wire [255:0] hbm_win_data,
   input  wire aim2_start,
   input  wire aim2_start_bank,
   input  wire [8:0] aim2_start_row,
@@ -69,10 +88,15 @@ module tb_rubick_bank_stream (
   output wire aim2_row_bank,
   output wire [8:0] aim2_row_addr,
   output wire aim2_col_valid,
+  output wire aim2_col_write,
   output wire aim2_col_bank,
   output wire [5:0] aim2_col_addr,
+  output wire [255:0] aim2_wr_data,
   input  wire aim2_rd_valid,
   input  wire [255:0] aim2_rd_data,
+  input  wire aim2_win_valid,
+  output wire aim2_win_ready,
+  input  wire [255:0] aim2_win_data,
   input  wire b4_start,
   input  wire [1:0] b4_start_bank,
   input  wire [5:0] b4_start_row,
@@ -88,10 +112,15 @@ module tb_rubick_bank_stream (
   output wire [1:0] b4_row_bank,
   output wire [5:0] b4_row_addr,
   output wire b4_col_valid,
+  output wire b4_col_write,
   output wire [1:0] b4_col_bank,
   output wire [1:0] b4_col_addr,
+  output wire [31:0] b4_wr_data,
   input  wire b4_rd_valid,
   input  wire [31:0] b4_rd_data,
+  input  wire b4_win_valid,
+  output wire b4_win_ready,
+  input  wire [31:0] b4_win_data,
   input  wire b2_start,
   input  wire b2_start_bank,
   input  wire [5:0] b2_start_row,
@@ -107,10 +136,15 @@ module tb_rubick_bank_stream (
   output wire b2_row_bank,
   output wire [5:0] b2_row_addr,
   output wire b2_col_valid,
+  output wire b2_col_write,
   output wire b2_col_bank,
   output wire [2:0] b2_col_addr,
+  output wire [39:0] b2_wr_data,
   input  wire b2_rd_valid,
   input  wire [39:0] b2_rd_data,
+  input  wire b2_win_valid,
+  output wire b2_win_ready,
+  input  wire [39:0] b2_win_data,
   input  wire z2_start,
   input  wire z2_start_bank,
   input  wire [4:0] z2_start_row,
@@ -126,10 +160,15 @@ module tb_rubick_bank_stream (
   output wire z2_row_bank,
   output wire [4:0] z2_row_addr,
   output wire z2_col_valid,
+  output wire z2_col_write,
   output wire z2_col_bank,
   output wire [1:0] z2_col_addr,
+  output wire [15:0] z2_wr_data,
   input  wire z2_rd_valid,
   input  wire [15:0] z2_rd_data,
+  input  wire z2_win_valid,
+  output wire z2_win_ready,
+  input  wire [15:0] z2_win_data,
   input  wire z1_start,
   input  wire z1_start_bank,
   input  wire [5:0] z1_start_row,
@@ -145,10 +184,15 @@ module tb_rubick_bank_stream (
   output wire z1_row_bank,
   output wire [5:0] z1_row_addr,
   output wire z1_col_valid,
+  output wire z1_col_write,
   output wire z1_col_bank,
   output wire z1_col_addr,
+  output wire [7:0] z1_wr_data,
   input  wire z1_rd_valid,
   input  wire [7:0] z1_rd_data,
+  input  wire z1_win_valid,
+  output wire z1_win_ready,
+  input  wire [7:0] z1_win_data,
   input  wire d1_start,
   input  wire d1_start_bank,
   input  wire [4:0] d1_start_row,
@@ -164,10 +208,15 @@ module tb_rubick_bank_stream (
   output wire d1_row_bank,
   output wire [4:0] d1_row_addr,
   output wire d1_col_valid,
+  output wire d1_col_write,
   output wire d1_col_bank,
   output wire [3:0] d1_col_addr,
+  output wire [63:0] d1_wr_data,
   input  wire d1_rd_valid,
   input  wire [63:0] d1_rd_data,
+  input  wire d1_win_valid,
+  output wire d1_win_ready,
+  input  wire [63:0] d1_win_data,
   input  wire b3_start,
   input  wire [1:0] b3_start_bank,
   input  wire [4:0] b3_start_row,
@@ -183,10 +232,15 @@ module tb_rubick_bank_stream (
   output wire [1:0] b3_row_bank,
   output wire [4:0] b3_row_addr,
   output wire b3_col_valid,
+  output wire b3_col_write,
   output wire [1:0] b3_col_bank,
   output wire [2:0] b3_col_addr,
+  output wire [23:0] b3_wr_data,
   input  wire b3_rd_valid,
   input  wire [23:0] b3_rd_data,
+  input  wire b3_win_valid,
+  output wire b3_win_ready,
+  input  wire [23:0] b3_win_data,
   input  wire c1_start,
   input  wire c1_start_bank,
   input  wire [6:0] c1_start_row,
@@ -202,10 +256,207 @@ module tb_rubick_bank_stream (
   output wire c1_row_bank,
   output wire [6:0] c1_row_addr,
   output wire c1_col_valid,
+  output wire c1_col_write,
   output wire c1_col_bank,
   output wire c1_col_addr,
+  output wire [11:0] c1_wr_data,
   input  wire c1_rd_valid,
-  input  wire [11:0] c1_rd_data
+  input  wire [11:0] c1_rd_data,
+  input  wire c1_win_valid,
+  output wire c1_win_ready,
+  input  wire [11:0] c1_win_data,
+  input  wire aimw_start,
+  input  wire aimw_start_bank,
+  input  wire [9:0] aimw_start_row,
+  input  wire [5:0] aimw_start_col,
+  input  wire [15:0] aimw_start_len,
+  output wire aimw_busy,
+  output wire aimw_done,
+  output wire aimw_out_valid,
+  input  wire aimw_out_ready,
+  output wire [255:0] aimw_out_data,
+  output wire aimw_row_valid,
+  output wire aimw_row_act,
+  output wire aimw_row_bank,
+  output wire [9:0] aimw_row_addr,
+  output wire aimw_col_valid,
+  output wire aimw_col_write,
+  output wire aimw_col_bank,
+  output wire [5:0] aimw_col_addr,
+  output wire [255:0] aimw_wr_data,
+  input  wire aimw_rd_valid,
+  input  wire [255:0] aimw_rd_data,
+  input  wire aimw_win_valid,
+  output wire aimw_win_ready,
+  input  wire [255:0] aimw_win_data,
+  input  wire hbmw_start,
+  input  wire hbmw_start_bank,
+  input  wire [9:0] hbmw_start_row,
+  input  wire [4:0] hbmw_start_col,
+  input  wire [15:0] hbmw_start_len,
+  output wire hbmw_busy,
+  output wire hbmw_done,
+  output wire hbmw_out_valid,
+  input  wire hbmw_out_ready,
+  output wire [255:0] hbmw_out_data,
+  output wire hbmw_row_valid,
+  output wire hbmw_row_act,
+  output wire hbmw_row_bank,
+  output wire [9:0] hbmw_row_addr,
+  output wire hbmw_col_valid,
+  output wire hbmw_col_write,
+  output wire hbmw_col_bank,
+  output wire [4:0] hbmw_col_addr,
+  output wire [255:0] hbmw_wr_data,
+  input  wire hbmw_rd_valid,
+  input  wire [255:0] hbmw_rd_data,
+  input  wire hbmw_win_valid,
+  output wire hbmw_win_ready,
+  input  wire [255:0] hbmw_win_data,
+  input  wire b4w_start,
+  input  wire [1:0] b4w_start_bank,
+  input  wire [5:0] b4w_start_row,
+  input  wire [1:0] b4w_start_col,
+  input  wire [9:0] b4w_start_len,
+  output wire b4w_busy,
+  output wire b4w_done,
+  output wire b4w_out_valid,
+  input  wire b4w_out_ready,
+  output wire [31:0] b4w_out_data,
+  output wire b4w_row_valid,
+  output wire b4w_row_act,
+  output wire [1:0] b4w_row_bank,
+  output wire [5:0] b4w_row_addr,
+  output wire b4w_col_valid,
+  output wire b4w_col_write,
+  output wire [1:0] b4w_col_bank,
+  output wire [1:0] b4w_col_addr,
+  output wire [31:0] b4w_wr_data,
+  input  wire b4w_rd_valid,
+  input  wire [31:0] b4w_rd_data,
+  input  wire b4w_win_valid,
+  output wire b4w_win_ready,
+  input  wire [31:0] b4w_win_data,
+  input  wire z2w_start,
+  input  wire z2w_start_bank,
+  input  wire [4:0] z2w_start_row,
+  input  wire [1:0] z2w_start_col,
+  input  wire [7:0] z2w_start_len,
+  output wire z2w_busy,
+  output wire z2w_done,
+  output wire z2w_out_valid,
+  input  wire z2w_out_ready,
+  output wire [15:0] z2w_out_data,
+  output wire z2w_row_valid,
+  output wire z2w_row_act,
+  output wire z2w_row_bank,
+  output wire [4:0] z2w_row_addr,
+  output wire z2w_col_valid,
+  output wire z2w_col_write,
+  output wire z2w_col_bank,
+  output wire [1:0] z2w_col_addr,
+  output wire [15:0] z2w_wr_data,
+  input  wire z2w_rd_valid,
+  input  wire [15:0] z2w_rd_data,
+  input  wire z2w_win_valid,
+  output wire z2w_win_ready,
+  input  wire [15:0] z2w_win_data,
+  input  wire z1w_start,
+  input  wire z1w_start_bank,
+  input  wire [5:0] z1w_start_row,
+  input  wire z1w_start_col,
+  input  wire [7:0] z1w_start_len,
+  output wire z1w_busy,
+  output wire z1w_done,
+  output wire z1w_out_valid,
+  input  wire z1w_out_ready,
+  output wire [7:0] z1w_out_data,
+  output wire z1w_row_valid,
+  output wire z1w_row_act,
+  output wire z1w_row_bank,
+  output wire [5:0] z1w_row_addr,
+  output wire z1w_col_valid,
+  output wire z1w_col_write,
+  output wire z1w_col_bank,
+  output wire z1w_col_addr,
+  output wire [7:0] z1w_wr_data,
+  input  wire z1w_rd_valid,
+  input  wire [7:0] z1w_rd_data,
+  input  wire z1w_win_valid,
+  output wire z1w_win_ready,
+  input  wire [7:0] z1w_win_data,
+  input  wire d1w_start,
+  input  wire d1w_start_bank,
+  input  wire [4:0] d1w_start_row,
+  input  wire [3:0] d1w_start_col,
+  input  wire [9:0] d1w_start_len,
+  output wire d1w_busy,
+  output wire d1w_done,
+  output wire d1w_out_valid,
+  input  wire d1w_out_ready,
+  output wire [63:0] d1w_out_data,
+  output wire d1w_row_valid,
+  output wire d1w_row_act,
+  output wire d1w_row_bank,
+  output wire [4:0] d1w_row_addr,
+  output wire d1w_col_valid,
+  output wire d1w_col_write,
+  output wire d1w_col_bank,
+  output wire [3:0] d1w_col_addr,
+  output wire [63:0] d1w_wr_data,
+  input  wire d1w_rd_valid,
+  input  wire [63:0] d1w_rd_data,
+  input  wire d1w_win_valid,
+  output wire d1w_win_ready,
+  input  wire [63:0] d1w_win_data,
+  input  wire b3w_start,
+  input  wire [1:0] b3w_start_bank,
+  input  wire [4:0] b3w_start_row,
+  input  wire [2:0] b3w_start_col,
+  input  wire [7:0] b3w_start_len,
+  output wire b3w_busy,
+  output wire b3w_done,
+  output wire b3w_out_valid,
+  input  wire b3w_out_ready,
+  output wire [23:0] b3w_out_data,
+  output wire b3w_row_valid,
+  output wire b3w_row_act,
+  output wire [1:0] b3w_row_bank,
+  output wire [4:0] b3w_row_addr,
+  output wire b3w_col_valid,
+  output wire b3w_col_write,
+  output wire [1:0] b3w_col_bank,
+  output wire [2:0] b3w_col_addr,
+  output wire [23:0] b3w_wr_data,
+  input  wire b3w_rd_valid,
+  input  wire [23:0] b3w_rd_data,
+  input  wire b3w_win_valid,
+  output wire b3w_win_ready,
+  input  wire [23:0] b3w_win_data,
+  input  wire c1w_start,
+  input  wire c1w_start_bank,
+  input  wire [6:0] c1w_start_row,
+  input  wire c1w_start_col,
+  input  wire [7:0] c1w_start_len,
+  output wire c1w_busy,
+  output wire c1w_done,
+  output wire c1w_out_valid,
+  input  wire c1w_out_ready,
+  output wire [11:0] c1w_out_data,
+  output wire c1w_row_valid,
+  output wire c1w_row_act,
+  output wire c1w_row_bank,
+  output wire [6:0] c1w_row_addr,
+  output wire c1w_col_valid,
+  output wire c1w_col_write,
+  output wire c1w_col_bank,
+  output wire c1w_col_addr,
+  output wire [11:0] c1w_wr_data,
+  input  wire c1w_rd_valid,
+  input  wire [11:0] c1w_rd_data,
+  input  wire c1w_win_valid,
+  output wire c1w_win_ready,
+  input  wire [11:0] c1w_win_data
 );
 
   rubick_bank_stream #(
@@ -216,8 +467,10 @@ module tb_rubick_bank_stream (
     .start_col(aim_start_col), .start_len(aim_start_len), .busy(aim_busy), .done(aim_done),
     .out_valid(aim_out_valid), .out_ready(aim_out_ready), .out_data(aim_out_data),
     .row_valid(aim_row_valid), .row_act(aim_row_act), .row_bank(aim_row_bank),
-    .row_addr(aim_row_addr), .col_valid(aim_col_valid), .col_bank(aim_col_bank),
-    .col_addr(aim_col_addr), .rd_valid(aim_rd_valid), .rd_data(aim_rd_data)
+    .row_addr(aim_row_addr), .col_valid(aim_col_valid), .col_write(aim_col_write),
+    .col_bank(aim_col_bank), .col_addr(aim_col_addr), .wr_data(aim_wr_data),
+    .rd_valid(aim_rd_valid), .rd_data(aim_rd_data), .win_valid(aim_win_valid),
+    .win_ready(aim_win_ready), .win_data(aim_win_data)
   );
 
   rubick_bank_stream #(
@@ -228,8 +481,10 @@ module tb_rubick_bank_stream (
     .start_col(hbm_start_col), .start_len(hbm_start_len), .busy(hbm_busy), .done(hbm_done),
     .out_valid(hbm_out_valid), .out_ready(hbm_out_ready), .out_data(hbm_out_data),
     .row_valid(hbm_row_valid), .row_act(hbm_row_act), .row_bank(hbm_row_bank),
-    .row_addr(hbm_row_addr), .col_valid(hbm_col_valid), .col_bank(hbm_col_bank),
-    .col_addr(hbm_col_addr), .rd_valid(hbm_rd_valid), .rd_data(hbm_rd_data)
+    .row_addr(hbm_row_addr), .col_valid(hbm_col_valid), .col_write(hbm_col_write),
+    .col_bank(hbm_col_bank), .col_addr(hbm_col_addr), .wr_data(hbm_wr_data),
+    .rd_valid(hbm_rd_valid), .rd_data(hbm_rd_data), .win_valid(hbm_win_valid),
+    .win_ready(hbm_win_ready), .win_data(hbm_win_data)
   );
 
   rubick_bank_stream #(
@@ -240,8 +495,10 @@ module tb_rubick_bank_stream (
     .start_col(aim2_start_col), .start_len(aim2_start_len), .busy(aim2_busy), .done(aim2_done),
     .out_valid(aim2_out_valid), .out_ready(aim2_out_ready), .out_data(aim2_out_data),
     .row_valid(aim2_row_valid), .row_act(aim2_row_act), .row_bank(aim2_row_bank),
-    .row_addr(aim2_row_addr), .col_valid(aim2_col_valid), .col_bank(aim2_col_bank),
-    .col_addr(aim2_col_addr), .rd_valid(aim2_rd_valid), .rd_data(aim2_rd_data)
+    .row_addr(aim2_row_addr), .col_valid(aim2_col_valid), .col_write(aim2_col_write),
+    .col_bank(aim2_col_bank), .col_addr(aim2_col_addr), .wr_data(aim2_wr_data),
+    .rd_valid(aim2_rd_valid), .rd_data(aim2_rd_data), .win_valid(aim2_win_valid),
+    .win_ready(aim2_win_ready), .win_data(aim2_win_data)
   );
 
   rubick_bank_stream #(
@@ -252,8 +509,10 @@ module tb_rubick_bank_stream (
     .start_col(b4_start_col), .start_len(b4_start_len), .busy(b4_busy), .done(b4_done),
     .out_valid(b4_out_valid), .out_ready(b4_out_ready), .out_data(b4_out_data),
     .row_valid(b4_row_valid), .row_act(b4_row_act), .row_bank(b4_row_bank),
-    .row_addr(b4_row_addr), .col_valid(b4_col_valid), .col_bank(b4_col_bank),
-    .col_addr(b4_col_addr), .rd_valid(b4_rd_valid), .rd_data(b4_rd_data)
+    .row_addr(b4_row_addr), .col_valid(b4_col_valid), .col_write(b4_col_write),
+    .col_bank(b4_col_bank), .col_addr(b4_col_addr), .wr_data(b4_wr_data),
+    .rd_valid(b4_rd_valid), .rd_data(b4_rd_data), .win_valid(b4_win_valid),
+    .win_ready(b4_win_ready), .win_data(b4_win_data)
   );
 
   rubick_bank_stream #(
@@ -264,8 +523,10 @@ module tb_rubick_bank_stream (
     .start_col(b2_start_col), .start_len(b2_start_len), .busy(b2_busy), .done(b2_done),
     .out_valid(b2_out_valid), .out_ready(b2_out_ready), .out_data(b2_out_data),
     .row_valid(b2_row_valid), .row_act(b2_row_act), .row_bank(b2_row_bank),
-    .row_addr(b2_row_addr), .col_valid(b2_col_valid), .col_bank(b2_col_bank),
-    .col_addr(b2_col_addr), .rd_valid(b2_rd_valid), .rd_data(b2_rd_data)
+    .row_addr(b2_row_addr), .col_valid(b2_col_valid), .col_write(b2_col_write),
+    .col_bank(b2_col_bank), .col_addr(b2_col_addr), .wr_data(b2_wr_data),
+    .rd_valid(b2_rd_valid), .rd_data(b2_rd_data), .win_valid(b2_win_valid),
+    .win_ready(b2_win_ready), .win_data(b2_win_data)
   );
 
   rubick_bank_stream #(
@@ -276,8 +537,10 @@ module tb_rubick_bank_stream (
     .start_col(z2_start_col), .start_len(z2_start_len), .busy(z2_busy), .done(z2_done),
     .out_valid(z2_out_valid), .out_ready(z2_out_ready), .out_data(z2_out_data),
     .row_valid(z2_row_valid), .row_act(z2_row_act), .row_bank(z2_row_bank),
-    .row_addr(z2_row_addr), .col_valid(z2_col_valid), .col_bank(z2_col_bank),
-    .col_addr(z2_col_addr), .rd_valid(z2_rd_valid), .rd_data(z2_rd_data)
+    .row_addr(z2_row_addr), .col_valid(z2_col_valid), .col_write(z2_col_write),
+    .col_bank(z2_col_bank), .col_addr(z2_col_addr), .wr_data(z2_wr_data),
+    .rd_valid(z2_rd_valid), .rd_data(z2_rd_data), .win_valid(z2_win_valid),
+    .win_ready(z2_win_ready), .win_data(z2_win_data)
   );
 
   rubick_bank_stream #(
@@ -288,8 +551,10 @@ module tb_rubick_bank_stream (
     .start_col(z1_start_col), .start_len(z1_start_len), .busy(z1_busy), .done(z1_done),
     .out_valid(z1_out_valid), .out_ready(z1_out_ready), .out_data(z1_out_data),
     .row_valid(z1_row_valid), .row_act(z1_row_act), .row_bank(z1_row_bank),
-    .row_addr(z1_row_addr), .col_valid(z1_col_valid), .col_bank(z1_col_bank),
-    .col_addr(z1_col_addr), .rd_valid(z1_rd_valid), .rd_data(z1_rd_data)
+    .row_addr(z1_row_addr), .col_valid(z1_col_valid), .col_write(z1_col_write),
+    .col_bank(z1_col_bank), .col_addr(z1_col_addr), .wr_data(z1_wr_data),
+    .rd_valid(z1_rd_valid), .rd_data(z1_rd_data), .win_valid(z1_win_valid),
+    .win_ready(z1_win_ready), .win_data(z1_win_data)
   );
 
   rubick_bank_stream #(
@@ -300,8 +565,10 @@ module tb_rubick_bank_stream (
     .start_col(d1_start_col), .start_len(d1_start_len), .busy(d1_busy), .done(d1_done),
     .out_valid(d1_out_valid), .out_ready(d1_out_ready), .out_data(d1_out_data),
     .row_valid(d1_row_valid), .row_act(d1_row_act), .row_bank(d1_row_bank),
-    .row_addr(d1_row_addr), .col_valid(d1_col_valid), .col_bank(d1_col_bank),
-    .col_addr(d1_col_addr), .rd_valid(d1_rd_valid), .rd_data(d1_rd_data)
+    .row_addr(d1_row_addr), .col_valid(d1_col_valid), .col_write(d1_col_write),
+    .col_bank(d1_col_bank), .col_addr(d1_col_addr), .wr_data(d1_wr_data),
+    .rd_valid(d1_rd_valid), .rd_data(d1_rd_data), .win_valid(d1_win_valid),
+    .win_ready(d1_win_ready), .win_data(d1_win_data)
   );
 
   rubick_bank_stream #(
@@ -312,8 +579,10 @@ module tb_rubick_bank_stream (
     .start_col(b3_start_col), .start_len(b3_start_len), .busy(b3_busy), .done(b3_done),
     .out_valid(b3_out_valid), .out_ready(b3_out_ready), .out_data(b3_out_data),
     .row_valid(b3_row_valid), .row_act(b3_row_act), .row_bank(b3_row_bank),
-    .row_addr(b3_row_addr), .col_valid(b3_col_valid), .col_bank(b3_col_bank),
-    .col_addr(b3_col_addr), .rd_valid(b3_rd_valid), .rd_data(b3_rd_data)
+    .row_addr(b3_row_addr), .col_valid(b3_col_valid), .col_write(b3_col_write),
+    .col_bank(b3_col_bank), .col_addr(b3_col_addr), .wr_data(b3_wr_data),
+    .rd_valid(b3_rd_valid), .rd_data(b3_rd_data), .win_valid(b3_win_valid),
+    .win_ready(b3_win_ready), .win_data(b3_win_data)
   );
 
   rubick_bank_stream #(
@@ -324,8 +593,130 @@ module tb_rubick_bank_stream (
     .start_col(c1_start_col), .start_len(c1_start_len), .busy(c1_busy), .done(c1_done),
     .out_valid(c1_out_valid), .out_ready(c1_out_ready), .out_data(c1_out_data),
     .row_valid(c1_row_valid), .row_act(c1_row_act), .row_bank(c1_row_bank),
-    .row_addr(c1_row_addr), .col_valid(c1_col_valid), .col_bank(c1_col_bank),
-    .col_addr(c1_col_addr), .rd_valid(c1_rd_valid), .rd_data(c1_rd_data)
+    .row_addr(c1_row_addr), .col_valid(c1_col_valid), .col_write(c1_col_write),
+    .col_bank(c1_col_bank), .col_addr(c1_col_addr), .wr_data(c1_wr_data),
+    .rd_valid(c1_rd_valid), .rd_data(c1_rd_data), .win_valid(c1_win_valid),
+    .win_ready(c1_win_ready), .win_data(c1_win_data)
+  );
+
+  rubick_bank_stream #(
+    .BANKS(1), .COL_W(256), .ROW_COLS(64), .ROW_W(10), .LEN_W(16), .TRCD(18), .TRP(18),
+    .TRAS(35), .CL(14), .DEPTH(16),
+    .NRUNS(7), .RUNS(448'h00000065_00000077_00000066_000000b8_00000051_00000049_00000023_00000085_00000068_000000b2_0000002c_0000002d_0000007b_0000007e)
+  ) u_aimw (
+    .clk(clk), .rst(rst), .start(aimw_start), .start_bank(aimw_start_bank), .start_row(aimw_start_row),
+    .start_col(aimw_start_col), .start_len(aimw_start_len), .busy(aimw_busy), .done(aimw_done),
+    .out_valid(aimw_out_valid), .out_ready(aimw_out_ready), .out_data(aimw_out_data),
+    .row_valid(aimw_row_valid), .row_act(aimw_row_act), .row_bank(aimw_row_bank),
+    .row_addr(aimw_row_addr), .col_valid(aimw_col_valid), .col_write(aimw_col_write),
+    .col_bank(aimw_col_bank), .col_addr(aimw_col_addr), .wr_data(aimw_wr_data),
+    .rd_valid(aimw_rd_valid), .rd_data(aimw_rd_data), .win_valid(aimw_win_valid),
+    .win_ready(aimw_win_ready), .win_data(aimw_win_data)
+  );
+
+  rubick_bank_stream #(
+    .BANKS(2), .COL_W(256), .ROW_COLS(32), .ROW_W(10), .LEN_W(16), .TRCD(4), .TRP(4),
+    .TRAS(9), .CL(5), .DEPTH(7),
+    .NRUNS(5), .RUNS(320'h00000004_00000018_00000017_0000003f_0000000c_00000003_00000020_0000001c_00000040_00000000)
+  ) u_hbmw (
+    .clk(clk), .rst(rst), .start(hbmw_start), .start_bank(hbmw_start_bank), .start_row(hbmw_start_row),
+    .start_col(hbmw_start_col), .start_len(hbmw_start_len), .busy(hbmw_busy), .done(hbmw_done),
+    .out_valid(hbmw_out_valid), .out_ready(hbmw_out_ready), .out_data(hbmw_out_data),
+    .row_valid(hbmw_row_valid), .row_act(hbmw_row_act), .row_bank(hbmw_row_bank),
+    .row_addr(hbmw_row_addr), .col_valid(hbmw_col_valid), .col_write(hbmw_col_write),
+    .col_bank(hbmw_col_bank), .col_addr(hbmw_col_addr), .wr_data(hbmw_wr_data),
+    .rd_valid(hbmw_rd_valid), .rd_data(hbmw_rd_data), .win_valid(hbmw_win_valid),
+    .win_ready(hbmw_win_ready), .win_data(hbmw_win_data)
+  );
+
+  rubick_bank_stream #(
+    .BANKS(4), .COL_W(32), .ROW_COLS(4), .ROW_W(6), .LEN_W(10), .TRCD(6), .TRP(7),
+    .TRAS(15), .CL(3), .DEPTH(5),
+    .NRUNS(6), .RUNS(384'h00000001_00000009_00000004_00000008_00000004_00000004_00000006_0000000b_00000001_00000009_00000000_00000003)
+  ) u_b4w (
+    .clk(clk), .rst(rst), .start(b4w_start), .start_bank(b4w_start_bank), .start_row(b4w_start_row),
+    .start_col(b4w_start_col), .start_len(b4w_start_len), .busy(b4w_busy), .done(b4w_done),
+    .out_valid(b4w_out_valid), .out_ready(b4w_out_ready), .out_data(b4w_out_data),
+    .row_valid(b4w_row_valid), .row_act(b4w_row_act), .row_bank(b4w_row_bank),
+    .row_addr(b4w_row_addr), .col_valid(b4w_col_valid), .col_write(b4w_col_write),
+    .col_bank(b4w_col_bank), .col_addr(b4w_col_addr), .wr_data(b4w_wr_data),
+    .rd_valid(b4w_rd_valid), .rd_data(b4w_rd_data), .win_valid(b4w_win_valid),
+    .win_ready(b4w_win_ready), .win_data(b4w_win_data)
+  );
+
+  rubick_bank_stream #(
+    .BANKS(2), .COL_W(16), .ROW_COLS(4), .ROW_W(5), .LEN_W(8), .TRCD(0), .TRP(0),
+    .TRAS(0), .CL(0), .DEPTH(2),
+    .NRUNS(12), .RUNS(768'h00000002_00000001_00000001_00000000_00000003_00000000_00000002_00000000_00000002_00000000_00000002_00000000_00000001_00000002_00000001_00000002_00000001_00000002_00000002_00000001_00000001_00000000_00000000_00000000)
+  ) u_z2w (
+    .clk(clk), .rst(rst), .start(z2w_start), .start_bank(z2w_start_bank), .start_row(z2w_start_row),
+    .start_col(z2w_start_col), .start_len(z2w_start_len), .busy(z2w_busy), .done(z2w_done),
+    .out_valid(z2w_out_valid), .out_ready(z2w_out_ready), .out_data(z2w_out_data),
+    .row_valid(z2w_row_valid), .row_act(z2w_row_act), .row_bank(z2w_row_bank),
+    .row_addr(z2w_row_addr), .col_valid(z2w_col_valid), .col_write(z2w_col_write),
+    .col_bank(z2w_col_bank), .col_addr(z2w_col_addr), .wr_data(z2w_wr_data),
+    .rd_valid(z2w_rd_valid), .rd_data(z2w_rd_data), .win_valid(z2w_win_valid),
+    .win_ready(z2w_win_ready), .win_data(z2w_win_data)
+  );
+
+  rubick_bank_stream #(
+    .BANKS(1), .COL_W(8), .ROW_COLS(2), .ROW_W(6), .LEN_W(8), .TRCD(0), .TRP(0),
+    .TRAS(0), .CL(0), .DEPTH(2),
+    .NRUNS(6), .RUNS(384'h00000002_00000001_00000002_00000001_00000001_00000002_00000000_00000001_00000000_00000005_00000000_00000003)
+  ) u_z1w (
+    .clk(clk), .rst(rst), .start(z1w_start), .start_bank(z1w_start_bank), .start_row(z1w_start_row),
+    .start_col(z1w_start_col), .start_len(z1w_start_len), .busy(z1w_busy), .done(z1w_done),
+    .out_valid(z1w_out_valid), .out_ready(z1w_out_ready), .out_data(z1w_out_data),
+    .row_valid(z1w_row_valid), .row_act(z1w_row_act), .row_bank(z1w_row_bank),
+    .row_addr(z1w_row_addr), .col_valid(z1w_col_valid), .col_write(z1w_col_write),
+    .col_bank(z1w_col_bank), .col_addr(z1w_col_addr), .wr_data(z1w_wr_data),
+    .rd_valid(z1w_rd_valid), .rd_data(z1w_rd_data), .win_valid(z1w_win_valid),
+    .win_ready(z1w_win_ready), .win_data(z1w_win_data)
+  );
+
+  rubick_bank_stream #(
+    .BANKS(2), .COL_W(64), .ROW_COLS(16), .ROW_W(5), .LEN_W(10), .TRCD(3), .TRP(2),
+    .TRAS(8), .CL(4), .DEPTH(1),
+    .NRUNS(5), .RUNS(320'hffffffff_00000005_00000000_00000000_00000003_00000002_00000001_00000001_00000001_00000000)
+  ) u_d1w (
+    .clk(clk), .rst(rst), .start(d1w_start), .start_bank(d1w_start_bank), .start_row(d1w_start_row),
+    .start_col(d1w_start_col), .start_len(d1w_start_len), .busy(d1w_busy), .done(d1w_done),
+    .out_valid(d1w_out_valid), .out_ready(d1w_out_ready), .out_data(d1w_out_data),
+    .row_valid(d1w_row_valid), .row_act(d1w_row_act), .row_bank(d1w_row_bank),
+    .row_addr(d1w_row_addr), .col_valid(d1w_col_valid), .col_write(d1w_col_write),
+    .col_bank(d1w_col_bank), .col_addr(d1w_col_addr), .wr_data(d1w_wr_data),
+    .rd_valid(d1w_rd_valid), .rd_data(d1w_rd_data), .win_valid(d1w_win_valid),
+    .win_ready(d1w_win_ready), .win_data(d1w_win_data)
+  );
+
+  rubick_bank_stream #(
+    .BANKS(3), .COL_W(24), .ROW_COLS(5), .ROW_W(5), .LEN_W(8), .TRCD(2), .TRP(3),
+    .TRAS(7), .CL(2), .DEPTH(4),
+    .NRUNS(5), .RUNS(320'h00000007_0000000c_00000005_00000007_00000003_00000003_00000001_00000005_00000007_00000009)
+  ) u_b3w (
+    .clk(clk), .rst(rst), .start(b3w_start), .start_bank(b3w_start_bank), .start_row(b3w_start_row),
+    .start_col(b3w_start_col), .start_len(b3w_start_len), .busy(b3w_busy), .done(b3w_done),
+    .out_valid(b3w_out_valid), .out_ready(b3w_out_ready), .out_data(b3w_out_data),
+    .row_valid(b3w_row_valid), .row_act(b3w_row_act), .row_bank(b3w_row_bank),
+    .row_addr(b3w_row_addr), .col_valid(b3w_col_valid), .col_write(b3w_col_write),
+    .col_bank(b3w_col_bank), .col_addr(b3w_col_addr), .wr_data(b3w_wr_data),
+    .rd_valid(b3w_rd_valid), .rd_data(b3w_rd_data), .win_valid(b3w_win_valid),
+    .win_ready(b3w_win_ready), .win_data(b3w_win_data)
+  );
+
+  rubick_bank_stream #(
+    .BANKS(2), .COL_W(12), .ROW_COLS(1), .ROW_W(7), .LEN_W(8), .TRCD(1), .TRP(1),
+    .TRAS(2), .CL(1), .DEPTH(3),
+    .NRUNS(9), .RUNS(576'h00000004_00000001_00000000_00000003_00000002_00000000_00000001_00000001_00000001_00000001_00000001_00000001_00000001_00000001_00000001_00000001_00000001_00000001)
+  ) u_c1w (
+    .clk(clk), .rst(rst), .start(c1w_start), .start_bank(c1w_start_bank), .start_row(c1w_start_row),
+    .start_col(c1w_start_col), .start_len(c1w_start_len), .busy(c1w_busy), .done(c1w_done),
+    .out_valid(c1w_out_valid), .out_ready(c1w_out_ready), .out_data(c1w_out_data),
+    .row_valid(c1w_row_valid), .row_act(c1w_row_act), .row_bank(c1w_row_bank),
+    .row_addr(c1w_row_addr), .col_valid(c1w_col_valid), .col_write(c1w_col_write),
+    .col_bank(c1w_col_bank), .col_addr(c1w_col_addr), .wr_data(c1w_wr_data),
+    .rd_valid(c1w_rd_valid), .rd_data(c1w_rd_data), .win_valid(c1w_win_valid),
+    .win_ready(c1w_win_ready), .win_data(c1w_win_data)
   );
 
 endmodule

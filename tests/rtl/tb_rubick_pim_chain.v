@@ -49,6 +49,9 @@ module tb_rubick_pim_chain (
   wire         col_take;
   wire [255:0] col_data;
   wire [NP*8-1:0] rdata;
+  // A read path only: no write columns.
+  wire         unused_col_write, unused_win_ready;
+  wire [255:0] unused_wr_data;
 
   rubick_bank_stream #(
     .BANKS(1), .COL_W(256), .ROW_COLS(64), .ROW_W(10), .LEN_W(16), .TRCD(18), .TRP(18),
@@ -58,8 +61,9 @@ module tb_rubick_pim_chain (
     .start_col(start_col), .start_len(start_len), .busy(stream_busy), .done(stream_done),
     .out_valid(col_ok), .out_ready(col_take), .out_data(col_data),
     .row_valid(row_valid), .row_act(row_act), .row_bank(row_bank), .row_addr(row_addr),
-    .col_valid(col_valid), .col_bank(col_bank), .col_addr(col_addr),
-    .rd_valid(rd_valid), .rd_data(rd_data)
+    .col_valid(col_valid), .col_write(unused_col_write), .col_bank(col_bank),
+    .col_addr(col_addr), .wr_data(unused_wr_data), .rd_valid(rd_valid), .rd_data(rd_data),
+    .win_valid(1'b0), .win_ready(unused_win_ready), .win_data(256'd0)
   );
 
   // The core steps where go (or rst) is high: the gate's enable, and the port's step.

@@ -1,7 +1,7 @@
-// The reads a core makes of its input banks (arch/CoreReads.h), the order a PIM stream unit
-// lays its words in: as many as the PIM explorer's closed form counts (and, without overlapped
-// tiles, the cost model), each inside its bank, every element's place among them, for every
-// design of small sweeps.
+// The reads a core makes of its input banks and the writes of its output banks
+// (arch/CoreReads.h), the order a PIM stream unit lays its words in: as many as the PIM explorer's
+// closed form counts (and, without overlapped tiles, the cost model), each inside its bank, every
+// element's place among them, for every design of small sweeps.
 
 #include "dataflow_test_util.h"
 
@@ -28,7 +28,7 @@ size_t checkSweep(const tc::Program& prog, std::vector<dse::ArrayShape> arrays) 
   for (const dataflow::AccessView& a : v.accesses)
     o.constraints.elementBits.push_back(a.write ? 32 : 8);
   dse::ExploreResult r = dse::explore(v, o);
-  size_t overlapped = 0;
+  size_t overlapped = 0, nonRecurring = 0;
   for (const dse::DesignPoint& pt : r.points) {
     Plan plan = makePlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits, "d");
     overlapped += plan.schedule.interval < plan.schedule.tileCycles;
@@ -62,6 +62,26 @@ size_t checkSweep(const tc::Program& prog, std::vector<dse::ArrayShape> arrays) 
           EXPECT_TRUE(read.count({l.bank, l.address}))
               << pt.id << " " << tp.name << " bank " << l.bank << " address " << l.address;
     }
+    // An output whose partial sums do not recur: each bank address written once, every
+    // element's place among them, as many writes as the explorer counts.
+    for (size_t t = 0; t < plan.tensors.size(); ++t) {
+      const TensorPlan& tp = plan.tensors[t];
+      if (!tp.output) continue;
+      if (tp.recurs) {
+        EXPECT_THROW(coreWrites(plan, static_cast<int>(t)), std::logic_error);
+        continue;
+      }
+      ++nonRecurring;
+      const CoreReads cw = coreWrites(plan, static_cast<int>(t));
+      EXPECT_EQ(static_cast<int64_t>(cw.reads.size()), dse::bankReads(v, pt, t)) << pt.id;
+      std::set<std::pair<int, int64_t>> written;
+      for (const BankRead& b : cw.reads)
+        EXPECT_TRUE(written.insert({b.bank, b.address}).second)
+            << pt.id << " writes bank " << b.bank << " address " << b.address << " twice";
+      for (const std::vector<Location>& places : maps[t].elements)
+        for (const Location& l : places)
+          EXPECT_TRUE(written.count({l.bank, l.address})) << pt.id << " " << tp.name;
+    }
     // All inputs together: each cycle's reads are those of the tensors one by one.
     const CoreReads all = coreReads(plan, inputs);
     size_t total = 0;
@@ -69,6 +89,7 @@ size_t checkSweep(const tc::Program& prog, std::vector<dse::ArrayShape> arrays) 
       total += coreReads(plan, {t}).reads.size();
     EXPECT_EQ(all.reads.size(), total);
   }
+  EXPECT_GT(nonRecurring, 0u);
   return overlapped;
 }
 

@@ -74,13 +74,27 @@ TEST(Pim, RowsATileOpens) {
 
 TEST(Pim, StreamRunStallsPerRow) {
   PimSystem s = smallSystem();
-  // 320 bytes over 100 cycles: 5 rows of 64, the array 64 x 100 / 320 = 20 cycles on each; a
-  // bank is busy max(3 + 20, 10) + 2 = 25 cycles a row: 5 cycles of stall per further row.
+  // 320 bytes over 100 cycles: 5 rows of 64 (8 columns), the array 64 x 100 / 320 = 20 cycles
+  // on each; a bank is busy max(3 + 20, 10) + 2 = 25 cycles a row: a change costs 5 cycles
+  // beyond the row. With one column read ahead (and one in the port) the array has
+  // 2 x 20 / 8 = 5 cycles of words at a row's end, against the change's 5 + CL 4 + 3 = 12
+  // until the next row's first word: 5 cycles of stall per further row.
+  s.readAheadBytes = 8;
   PimStream r = streamRun(s, 100, 320);
   EXPECT_EQ(r.rows, 5);
   EXPECT_EQ(r.rowCycles, 20);
   EXPECT_EQ(r.stallPerRow, 5);
   EXPECT_EQ(r.cycles, 3 + 4 + 100 + 4 * 5);
+  // The default FIFO of CL + 2 = 6 columns: the reader gains 8 - ceil(64 / 20) = 4 columns a
+  // row on the array, so it is full at a row's end: 7 x 20 / 8 = 17 cycles of words, more than
+  // the 12: no stall.
+  s.readAheadBytes = 0;
+  r = streamRun(s, 100, 320);
+  EXPECT_EQ(r.stallPerRow, 0);
+  EXPECT_EQ(r.cycles, 3 + 4 + 100);
+  // Two write columns: each stops the reads behind it, CL + 3 cycles.
+  EXPECT_EQ(streamRun(s, 100, 320, 2).cycles, 3 + 4 + 100 + 2 * (4 + 3));
+  s.readAheadBytes = 8;
   // Two banks in turn: a row every ceil(25 / 2) = 13 cycles, under the array's 20: no stall.
   s.banksPerUnit = 2;
   r = streamRun(s, 100, 320);
@@ -173,12 +187,15 @@ TEST(Pim, StreamUnitsReadTheirBanksInPlace) {
   for (const PimDesign& d : r.designs) {
     SCOPED_TRACE(d.id);
     // What the unit's buffer holds fits it; the banks give what the others' accesses read.
-    int64_t buffer = 0, streamed = 0;
+    int64_t buffer = 0, streamed = 0, writeColumns = 0;
     for (size_t a = 0; a < 3; ++a) {
       const TensorMetrics& t = d.unit.metrics.tensors[a];
       if (d.placement[a] == PimPlacement::buffer) buffer += t.bufferBytes;
-      if (d.placement[a] == PimPlacement::banks || d.placement[a] == PimPlacement::replicated)
-        streamed += t.accesses * bytes[a];
+      if (d.placement[a] == PimPlacement::banks || d.placement[a] == PimPlacement::replicated) {
+        const int64_t moved = bankReads(d.share, d.unit, a) * bytes[a];
+        streamed += moved;
+        if (t.output) writeColumns += (moved + s.bank.bytesPerCycle - 1) / s.bank.bytesPerCycle;
+      }
     }
     EXPECT_LE(buffer, s.bufferBytes);
     EXPECT_EQ(d.bankBytes, 4 * streamed);
@@ -186,7 +203,7 @@ TEST(Pim, StreamUnitsReadTheirBanksInPlace) {
     for (PimPlacement p : d.placement)
       EXPECT_NE(p, PimPlacement::broadcast);
     // The unit's cycles are its array's and the stalls of its rows.
-    const PimStream run = streamRun(s, d.unit.metrics.latency, d.bankBytes / 4);
+    const PimStream run = streamRun(s, d.unit.metrics.latency, d.bankBytes / 4, writeColumns);
     EXPECT_EQ(d.unitCycles, run.cycles);
     EXPECT_EQ(d.activates, 4 * run.rows);
     EXPECT_GE(d.unitCycles, d.unit.metrics.latency + s.bank.tRCD + s.bank.tCL);

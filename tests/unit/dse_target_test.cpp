@@ -249,7 +249,8 @@ TEST(DseTargetPim, ShippedAim) {
                  .broadcastBytes = 2048,
                  .broadcastBytesPerCycle = 32,
                  .hostBytesPerCycle = 32,
-                 .clockMhz = 1000};
+                 .clockMhz = 1000,
+                 .readAheadBytes = 1024}; // an assumption: half a row read ahead
   EXPECT_EQ(*t.pim, want);
   // 16 banks x 32 B at 1 GHz = 512 GB/s inside, 32 GB/s at the pins.
   EXPECT_EQ(internalOverExternal(*t.pim), 16);
@@ -436,12 +437,25 @@ TEST(DseTargetPim, NotAnObject) {
                          "18}, found \"hbm2\"");
 }
 
+TEST(DseTargetPim, ReadAhead) {
+  nlohmann::ordered_json j = validPim();
+  EXPECT_EQ(pimTarget(j).pim->readAheadBytes, 0); // the default: CL + 2 columns
+  j["read_ahead_bytes"] = 1024;
+  EXPECT_EQ(pimTarget(j).pim->readAheadBytes, 1024);
+  j["read_ahead_bytes"] = 1000;
+  EXPECT_EQ(pimError(j), "field 'pim.read_ahead_bytes' must be a multiple of the bank's "
+                         "bytes_per_cycle (16: whole columns), found 1000");
+  j["read_ahead_bytes"] = 0;
+  EXPECT_NE(pimError(j).find("pim.read_ahead_bytes"), std::string::npos);
+}
+
 TEST(DseTargetPim, UnknownFields) {
   nlohmann::ordered_json j = validPim();
   j["unit"] = 4;
   EXPECT_EQ(pimError(j), "field 'pim': unknown field 'unit' (known: units, banks_per_unit, "
                          "access, unit_array, unit_buffer_bytes, clock_mhz, bank, broadcast_bytes, "
-                         "broadcast_bytes_per_cycle, host_bytes_per_cycle, source)");
+                         "broadcast_bytes_per_cycle, host_bytes_per_cycle, read_ahead_bytes, "
+                         "source)");
   j = validPim();
   j["bank"]["trdc"] = 4;
   EXPECT_EQ(pimError(j), "field 'pim.bank': unknown field 'trdc' (known: bytes_per_cycle, "

@@ -52,6 +52,9 @@ struct PimSystem {
   int64_t broadcastBytesPerCycle = 0; // its rate to the units (every unit gets the same bytes)
   int64_t hostBytesPerCycle = 0;      // the external interface, per unit cycle
   int64_t clockMhz = 0;               // the units' clock, for reporting times and bandwidths
+  // Stream units: the column FIFO their banks' reader fills ahead of the array (0: CL + 2
+  // columns, the least that reads a column every cycle).
+  int64_t readAheadBytes = 0;
   bool enabled() const { return units > 0; }
   friend bool operator==(const PimSystem&, const PimSystem&) = default;
 };
@@ -73,7 +76,11 @@ struct PimStream {
   int64_t rowCycles = 0;   // the array's cycles on one row (rounded down)
   int64_t stallPerRow = 0; // after the first
 };
-PimStream streamRun(const PimSystem& s, int64_t latency, int64_t bytes);
+/// `writeColumns`: columns of outputs the unit writes into its banks among the reads.
+PimStream streamRun(const PimSystem& s, int64_t latency, int64_t bytes, int64_t writeColumns = 0);
+
+/// The stream reader's FIFO in columns (PimSystem::readAheadBytes, or CL + 2).
+int64_t readAheadColumns(const PimSystem& s);
 
 /// The reads an input's banks serve over one run of design `d` of `v` (access `a`), as the
 /// hardware makes them (src/emit/VerilogTop.cpp, arch/CoreReads.h): per tile and bank, every

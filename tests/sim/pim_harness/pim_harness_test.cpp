@@ -4,14 +4,18 @@
 // Harness::Pim, linking the shared runtime's pim_harness.o), then its program is run directly
 // on broken variants of design.json and the stimulus:
 //   - the design passes: C read from one unit each, T the sum of the three units' partial sums
-//     (8 bits, wrapped), no bank violation, the measured cycles within the tolerance; the
-//     replicated bias written once for all units (host_wall), offs once per unit (sim_cycles
-//     counts the writes);
-//   - a wrong expected value fails (exit 1), naming the element;
+//     (8 bits, wrapped), S from the units' write columns (the banks' WRs), no bank violation,
+//     the measured cycles within the tolerance; the replicated bias written once for all units
+//     (host_wall), offs once per unit (sim_cycles counts the writes);
+//   - a wrong expected value fails (exit 1), naming the element, also one in a write column;
+//   - a write column the unit never writes fails (exit 1): as padding (it holds the fill bytes)
+//     and as an element's place (its fill bytes are the element's value); a written word where
+//     design.json has padding fails too;
 //   - a prediction one cycle beyond the tolerance fails (exit 1);
 //   - banks with a longer tRCD than the units' readers fail with the unit and cycle (exit 1);
-//   - an output element no unit places, a stimulus of the wrong size, a waveform asked of a
-//     build without tracing: exit 2.
+//   - an output element no unit places (on chip or in a write column), an input element in a
+//     write column, a stimulus of the wrong size, a waveform asked of a build without tracing:
+//     exit 2.
 //
 //   pim_harness_test SOURCE_DIR WORK RUNTIME
 #include "Files.h"
@@ -60,6 +64,8 @@ Run run(const fs::path& dir, const std::string& design, const std::string& stimu
                                    "variant.txt"};
   args.insert(args.end(), extra.begin(), extra.end());
   Run r;
+  // runProcess appends to its log: without this, a check would also see the earlier runs' output.
+  fs::remove(dir / "variant.log");
   r.rc = runProcess(args, dir.string(), (dir / "variant.log").string());
   r.out = verify::readFile(dir / "variant.log");
   return r;
@@ -113,10 +119,12 @@ int main(int argc, char** argv) {
     verify::SimDesign d;
     d.dir = fs::path(o.workDir) / "toy_pim";
     d.top = "toy_pim";
-    d.files = {{"rtl/rubick_bank_stream.v", emit::rtlTemplates().at("rubick_bank_stream")},
-               {"rtl/toy_pim.v", verify::readFile(src / "toy_pim.v")},
-               {"filelist.f", "rtl/rubick_bank_stream.v\nrtl/toy_pim.v\n"},
-               {"design.json", design}};
+    d.files = {
+        {"rtl/rubick_bank_stream.v", emit::rtlTemplates().at("rubick_bank_stream")},
+        {"rtl/rubick_stream_wport.v", emit::rtlTemplates().at("rubick_stream_wport")},
+        {"rtl/toy_pim.v", verify::readFile(src / "toy_pim.v")},
+        {"filelist.f", "rtl/rubick_bank_stream.v\nrtl/rubick_stream_wport.v\nrtl/toy_pim.v\n"},
+        {"design.json", design}};
     d.harness = verify::Harness::Pim;
     d.stimulus = [&](uint64_t) { return stimulus; };
     d.simulatedCycles = 30;
@@ -130,15 +138,19 @@ int main(int argc, char** argv) {
                   t.pass ? "pass" : "FAIL", t.elements, static_cast<long long>(t.measured),
                   static_cast<long long>(t.predicted), static_cast<unsigned long long>(t.simCycles),
                   t.report.c_str());
-      check(t.pass && t.mismatches == 0 && t.elements == 4, "the design passes");
+      check(t.pass && t.mismatches == 0 && t.elements == 19, "the design passes");
       // From the reader's timing (rtl_templates/rubick_bank_stream.v): rows of 2 columns in 2
-      // banks, tRCD 2, tRP 2, tRAS 5, CL 2: the third row's ACT waits for its bank's tRAS and
-      // tRP, done 15 cycles after start; design.json predicts 17 with a tolerance of 2.
-      check(t.measured == 15 && t.predicted == 17, "measured 15 cycles, predicted 17");
-      // Reset 2, writes 4 (bias once with host_wall, offs once per unit), start 1, run 15,
-      // reads 6 (C once from each unit, T from all three).
-      check(t.simCycles == 28, "28 cycles in all (the bias written once for all units)");
-      check(has(t.report, "PIM units=3 activates=9 reads=18 violations=0\n"), "the PIM line");
+      // banks, tRCD 2, tRP 2, tRAS 5, CL 2, columns R R W R R W R W R. Reads in cycles 3 and 4,
+      // on out_* in 6 and 7, their sums in the write port after those edges: the first WR in 8
+      // (3 cycles late), then reads in 9 and 10, the second WR in 14, a read in 15, the third WR
+      // in 19 (its one word there), the last read in 20, taken in 23: done in 24.
+      // design.json predicts 26 with a tolerance of 2.
+      check(t.measured == 24 && t.predicted == 26, "measured 24 cycles, predicted 26");
+      // Reset 2, writes 4 (bias once with host_wall, offs once per unit), start 1, run 24,
+      // reads 6 (C once from each unit, T from all three; S from the banks, no host read).
+      check(t.simCycles == 37, "37 cycles in all (the bias written once for all units)");
+      check(has(t.report, "PIM units=3 activates=15 reads=18 writes=9 violations=0\n"),
+            "the PIM line");
     }
 
     const nlohmann::json j = nlohmann::json::parse(design);
@@ -146,16 +158,46 @@ int main(int argc, char** argv) {
       Run x = run(d.dir, design,
                   editStimulus(stimulus, "expect", 3, [](std::vector<long long>& v) { ++v[1]; }));
       check(x.rc == 1 && has(x.out, "mismatch C[1]: expected ") &&
-                has(x.out, "RESULT FAIL mismatches=1 elements=4 "),
+                has(x.out, "RESULT FAIL mismatches=1 elements=19 "),
             "a wrong expected value fails:\n" + x.out);
+      x = run(d.dir, design,
+              editStimulus(stimulus, "expect", 5, [](std::vector<long long>& v) { v[7] ^= 64; }));
+      check(x.rc == 1 && has(x.out, "mismatch S[1][2]: expected ") &&
+                has(x.out, "RESULT FAIL mismatches=1 elements=19 "),
+            "a wrong expected word in a write column fails:\n" + x.out);
+    }
+    {
+      // A tenth column, a W column the units never write (they stream 9): as padding, then as
+      // S[u][4]'s place instead of the third W column (whose written word is then padding).
+      nlohmann::json more = j;
+      more["stream"]["columns"] = 10;
+      more["stream"]["runs"].push_back({1, 1});
+      for (nlohmann::json& unit : more["stream"]["units"]) {
+        unit.push_back({-1, -1});
+        unit.push_back({-1, -1});
+      }
+      Run x = run(d.dir, more.dump(), stimulus);
+      check(x.rc == 1 && has(x.out, "unit 0 column 9: padding word 0 is 0xa5a5a5a5\n") &&
+                has(x.out, "unit 2 column 9: padding word 1 is 0xa5a5a5a5\n") &&
+                has(x.out, "RESULT FAIL mismatches=6 elements=19 "),
+            "a write column never written fails:\n" + x.out);
+      for (nlohmann::json& unit : more["stream"]["units"]) {
+        std::swap(unit[24], unit[30]); // column 7's first word, column 9's first
+      }
+      x = run(d.dir, more.dump(), stimulus);
+      check(x.rc == 1 && has(x.out, "unit 1 column 7: padding word 0 is ") &&
+                has(x.out, "mismatch S[1][4]: expected ") &&
+                has(x.out, "RESULT FAIL mismatches=9 elements=19 "),
+            "an element in a write column never written fails:\n" + x.out);
     }
     {
       nlohmann::json late = j;
-      late["prediction"]["cycles"] = 18;
+      late["prediction"]["cycles"] = 27;
       Run x = run(d.dir, late.dump(), stimulus);
-      check(x.rc == 1 && has(x.out, "RESULT FAIL mismatches=0 elements=4 measured=15 predicted=18"),
+      check(x.rc == 1 &&
+                has(x.out, "RESULT FAIL mismatches=0 elements=19 measured=24 predicted=27"),
             "a prediction 3 cycles off with a tolerance of 2 fails:\n" + x.out);
-      late["prediction"]["cycles"] = 13;
+      late["prediction"]["cycles"] = 22;
       x = run(d.dir, late.dump(), stimulus);
       check(x.rc == 0 && has(x.out, "RESULT PASS "), "2 cycles early within 2 passes:\n" + x.out);
     }
@@ -165,7 +207,7 @@ int main(int argc, char** argv) {
       Run x = run(d.dir, slow.dump(), stimulus);
       check(x.rc == 1 && has(x.out, "bank violation in unit 0, cycle ") &&
                 has(x.out, "bank violation in unit 2, cycle ") && has(x.out, "(tRCD 3)") &&
-                has(x.out, "violations=9\n") && has(x.out, "RESULT FAIL mismatches=0 "),
+                has(x.out, "violations=6\n") && has(x.out, "RESULT FAIL mismatches=0 "),
             "a tRCD violation fails:\n" + x.out);
     }
     {
@@ -174,6 +216,16 @@ int main(int argc, char** argv) {
       Run x = run(d.dir, lost.dump(), stimulus);
       check(x.rc == 2 && has(x.out, "C[1] has no place"),
             "an output element with no place is bad input:\n" + x.out);
+      lost = j;
+      lost["stream"]["units"][2][19] = {-1, -1}; // S[2][3]
+      x = run(d.dir, lost.dump(), stimulus);
+      check(x.rc == 2 && has(x.out, "S[2][3] has no place"),
+            "an output element in no write column and not on chip is bad input:\n" + x.out);
+      lost = j;
+      lost["stream"]["units"][0][8] = {0, 5}; // A[0][5] in a W column
+      x = run(d.dir, lost.dump(), stimulus);
+      check(x.rc == 2 && has(x.out, "of column 2 is no output element"),
+            "an input element in a write column is bad input:\n" + x.out);
     }
     {
       Run x = run(d.dir, design, editStimulus(stimulus, "tensor", 2, [](std::vector<long long>& v) {

@@ -1,19 +1,27 @@
 // A hand-made processing-in-memory top with the pins rubick's PIM tops have (docs/pim.md,
 // sim_templates/rubick_pim_harness.cpp), for testing the PIM testbench before rubick emits
-// such tops: three units, each reading 6 columns of its own DRAM banks (2 banks, rows of 2
-// columns of 8 bytes: 3 rows, so both banks and a row change in one bank) with
-// rubick_bank_stream, and summing the column's four 16-bit words with weights:
-//   acc(u) = sum over stream words k of (k / 4 + 1) x (k % 4 + 1) x word(u, k)
-// (the weights make any misplaced word change the sums). Tensor selects:
+// such tops: three units, each streaming 9 columns of its own DRAM banks (2 banks, rows of 2
+// columns of 8 bytes: 5 rows, so both banks and row changes in both) with rubick_bank_stream:
+// 6 read columns, R, and between them 3 write columns, W, in the order R R W R R W R W R (runs
+// [2, 1], [2, 1], [1, 1]). A unit sums each read column's four 16-bit words with weights:
+//   acc(u) = sum over read words k of (k / 4 + 1) x (k % 4 + 1) x word(u, k)
+// (the weights make any misplaced word change the sums), and after each of its first 5 read
+// columns c writes the running sum S(u, c) (acc after column c, 32 bits) through
+// rubick_stream_wport (1 port, 2 words a column, 5 words a run): S(u, 0..1) in the first W
+// column, S(u, 2..3) in the second, S(u, 4) and a zero word of padding in the third. A unit
+// takes a read column only where the write port has room for its word (go), and the reader
+// writes a W column only once its words are there, so the third W column waits for column 4's
+// sum. Tensor selects:
 //   1 bias  (16 bits) the same register in every unit (bank 0, address 0)
 //   2 offs  (8 bits)  one register per unit (bank 0, address 0)
 //   3 C     (32 bits) C(u) = acc(u) + bias + offs(u), read from unit u
 //   4 T     (8 bits)  unit u's partial sum acc(u); the host adds the units' parts
+//   5 S     (32 bits) S(u, c), in the units' W columns only (no host read)
 // Host reads of anything else return 0. Row addresses of 30 bits (the banks have 4 rows) make
 // dram_row_addr 90 bits wide (a VlWide, as the packed fields of real designs often are), its
 // fields across 32- and 64-bit word boundaries. design.json and stimulus.txt: random inputs,
-// the expected values by the formulas above; A's words in each unit's stream with two unfilled
-// words (11 and 23).
+// the expected values by the formulas above; A's words in each unit's read columns with two
+// unfilled words (11 and 23 of the read words).
 `default_nettype none
 
 /* verilator lint_off DECLFILENAME */
@@ -37,13 +45,17 @@ module toy_pim_unit #(
   output wire        row_bank,
   output wire [ROW_W-1:0] row_addr,
   output wire        col_valid,
+  output wire        col_write,
   output wire        col_bank,
   output wire        col_addr,
+  output wire [63:0] wr_data,
   input  wire        rd_valid,
   input  wire [63:0] rd_data
 );
   wire        rs_busy, rs_done, out_valid;
   wire [63:0] out_data;
+  wire        wcol_ok, wcol_take, wgo;
+  wire [63:0] wcol_data;
   rubick_bank_stream #(
     .BANKS(2),
     .COL_W(64),
@@ -53,7 +65,9 @@ module toy_pim_unit #(
     .TRCD(2),
     .TRP(2),
     .TRAS(5),
-    .CL(2)
+    .CL(2),
+    .NRUNS(3),
+    .RUNS({32'd1, 32'd1, 32'd1, 32'd2, 32'd1, 32'd2})
   ) u_stream (
     .clk(clk),
     .rst(rst),
@@ -61,21 +75,26 @@ module toy_pim_unit #(
     .start_bank(1'b0),
     .start_row({ROW_W{1'b0}}),
     .start_col(1'b0),
-    .start_len(4'd6),
+    .start_len(4'd9),
     .busy(rs_busy),
     .done(rs_done),
     .out_valid(out_valid),
-    .out_ready(1'b1),
+    .out_ready(wgo),
     .out_data(out_data),
     .row_valid(row_valid),
     .row_act(row_act),
     .row_bank(row_bank),
     .row_addr(row_addr),
     .col_valid(col_valid),
+    .col_write(col_write),
     .col_bank(col_bank),
     .col_addr(col_addr),
+    .wr_data(wr_data),
     .rd_valid(rd_valid),
-    .rd_data(rd_data)
+    .rd_data(rd_data),
+    .win_valid(wcol_ok),
+    .win_ready(wcol_take),
+    .win_data(wcol_data)
   );
 
   // The column's words, sign-extended, and their weighted sum (modulo 2^32).
@@ -85,6 +104,27 @@ module toy_pim_unit #(
   wire [31:0] w3 = {{16{out_data[63]}}, out_data[63:48]};
   wire [31:0] colsum = w0 + 32'd2 * w1 + 32'd3 * w2 + 32'd4 * w3;
   reg  [31:0] weight;  // the column's: its index + 1
+  wire [31:0] acc_next = acc + weight * colsum;
+  // A read column is taken where the write port has room for its running sum (the unit's
+  // "core" steps with go); the first 5 running sums go out to the W columns.
+  wire        take = running & out_valid & wgo;
+  rubick_stream_wport #(
+    .NP(1),
+    .W(32),
+    .WORDS(2),
+    .TOTAL(5)
+  ) u_wport (
+    .clk(clk),
+    .rst(rst),
+    .start(start & ~running),
+    .valid(running & out_valid & (weight <= 32'd5)),
+    .data(acc_next),
+    .go(wgo),
+    .step(wgo),
+    .out_valid(wcol_ok),
+    .out_ready(wcol_take),
+    .out_data(wcol_data)
+  );
 
   always @(posedge clk) begin
     if (rst) begin
@@ -99,8 +139,8 @@ module toy_pim_unit #(
       acc <= 32'd0;
       weight <= 32'd1;
     end else if (running) begin
-      if (out_valid) begin
-        acc <= acc + weight * colsum;
+      if (take) begin
+        acc <= acc_next;
         weight <= weight + 32'd1;
       end
       // The reader's done comes after its last column: acc is complete.
@@ -152,6 +192,8 @@ module toy_pim (
   output wire [  2:0] dram_col_valid,
   output wire [  2:0] dram_col_bank,
   output wire [  2:0] dram_col_addr,
+  output wire [  2:0] dram_col_write,
+  output wire [191:0] dram_wr_data,
   input  wire [  2:0] dram_rd_valid,
   input  wire [191:0] dram_rd_data
 );
@@ -188,8 +230,10 @@ module toy_pim (
         .row_bank(dram_row_bank[u]),
         .row_addr(dram_row_addr[u*ROW_W+:ROW_W]),
         .col_valid(dram_col_valid[u]),
+        .col_write(dram_col_write[u]),
         .col_bank(dram_col_bank[u]),
         .col_addr(dram_col_addr[u]),
+        .wr_data(dram_wr_data[u*64+:64]),
         .rd_valid(dram_rd_valid[u]),
         .rd_data(dram_rd_data[u*64+:64])
       );

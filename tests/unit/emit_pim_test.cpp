@@ -1,0 +1,71 @@
+// What the PIM hardware builds (emit/Pim.h, pimBuildProblem) and what it refuses, with the
+// reason: units with a DMA, spreads that do not divide their loop, and an output in the banks
+// whose partial sums meet again across tiles (they would be read back from the banks).
+
+#include "dataflow_test_util.h"
+
+#include "rubick/dse/Pim.h"
+#include "rubick/dse/Schedule.h"
+#include "rubick/emit/Pim.h"
+
+#include <gtest/gtest.h>
+
+namespace rubick::emit {
+namespace {
+
+dse::PimSystem twoUnits() {
+  dse::PimSystem s;
+  s.units = 2;
+  s.banksPerUnit = 2;
+  s.access = dse::PimAccess::stream;
+  s.arrays = {{2, 2}};
+  s.bufferBytes = 16; // C never fits: it goes to the banks
+  s.bank = {8, 32, 1, 1, 3, 1};
+  s.hostBytesPerCycle = 8;
+  s.clockMhz = 100;
+  return s;
+}
+
+dse::ExploreOptions options() {
+  dse::ExploreOptions o;
+  o.constraints.elementBits = {32, 8, 8};
+  return o;
+}
+
+TEST(PimBuild, BuildsRankOneAndRefusesWithAReason) {
+  const dataflow::StatementView v = dataflow::test::gemm(8, 6, 4);
+  const dse::PimSystem s = twoUnits();
+  const dse::PimExploreResult r = dse::explorePim(v, s, options());
+  ASSERT_FALSE(r.designs.empty());
+  const dse::PimDesign& best = r.designs.front();
+  ASSERT_EQ(best.placement[0], dse::PimPlacement::banks);
+  EXPECT_EQ(pimBuildProblem(v, best, s, options()), "");
+
+  // The same design on units with a DMA.
+  dse::PimSystem dma = s;
+  dma.access = dse::PimAccess::dma;
+  EXPECT_NE(pimBuildProblem(v, best, dma, options()).find("DMA"), std::string::npos);
+
+  // A spread of j (6) over 4 units.
+  dse::PimDesign uneven = best;
+  uneven.spread = {1, 4, 1};
+  EXPECT_NE(pimBuildProblem(v, uneven, s, options()).find("does not divide"), std::string::npos);
+
+  // A unit design whose C recurs across tiles, with C in the banks.
+  dse::ExploreOptions uo = options();
+  uo.constraints.arrays = s.arrays;
+  size_t recurring = 0;
+  for (const dse::DesignPoint& p : dse::explore(best.share, uo).points) {
+    if (!dse::schedule(best.share, p.dataflow, p.entries).tensors[0].recurs) continue;
+    dse::PimDesign d = best;
+    d.unit = p;
+    EXPECT_NE(pimBuildProblem(v, d, s, options()).find("meet again across tiles"),
+              std::string::npos)
+        << p.id;
+    ++recurring;
+  }
+  EXPECT_GT(recurring, 0u);
+}
+
+} // namespace
+} // namespace rubick::emit
