@@ -4,6 +4,8 @@
 
 #include "rubick/dse/Target.h"
 
+#include "rubick/emit/Templates.h"
+
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/SourceFile.h"
 
@@ -40,11 +42,10 @@ std::string shown(const Json& j) {
   return s.size() > 40 ? s.substr(0, 37) + "..." : s;
 }
 
-Json parseFile(const std::string& path, const char* what) {
-  SourceFile file = readSourceFile(path);
+Json parseText(const std::string& path, const std::string& text, const char* what) {
   Json j;
   try {
-    j = Json::parse(file.text());
+    j = Json::parse(text);
   } catch (const Json::parse_error& e) {
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep line and column.
     std::string m = e.what();
@@ -54,6 +55,10 @@ Json parseFile(const std::string& path, const char* what) {
   if (!j.is_object())
     throw Error(path, std::string("a ") + what + " is a JSON object ({...}), found " + shown(j));
   return j;
+}
+
+Json parseFile(const std::string& path, const char* what) {
+  return parseText(path, readSourceFile(path).text(), what);
 }
 
 std::string knownList(const std::vector<std::string>& names) {
@@ -464,8 +469,29 @@ std::set<ir::EntryKind> parseEntrySet(const std::string& text, const std::string
   return entrySet(text, origin, "");
 }
 
+bool isPresetName(const std::string& name) {
+  return !name.empty() && name.find('/') == std::string::npos &&
+         name.find('.') == std::string::npos && !std::filesystem::exists(name);
+}
+
 Target loadTarget(const std::string& path) {
-  Json j = parseFile(path, "target file");
+  Json j;
+  if (isPresetName(path)) {
+    // A shipped preset by name; not a file of that name in the current folder.
+    const auto& presets = emit::targetPresets();
+    auto it = presets.find(path);
+    if (it == presets.end()) {
+      std::vector<std::string> names;
+      for (const auto& p : presets)
+        names.push_back(p.first);
+      throw Error(path, "no such target file, and no preset of that name (the presets: " +
+                            knownList(names) + "; a file is named by its path, such as " +
+                            "designs/targets/aim.json)");
+    }
+    j = parseText(path, it->second, "target file");
+  } else {
+    j = parseFile(path, "target file");
+  }
   checkFields(path, j,
               {"name", "description", "arrays", "array_range", "max_fanout", "max_ports",
                "buffer_kib", "dtype", "entries", "memory", "pim"});

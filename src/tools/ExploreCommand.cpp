@@ -81,7 +81,10 @@ int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
                                std::to_string(r.spreads) +
                                " spreads over the units fits the unit's arrays and buffer");
   std::string compare = o.compare;
-  if (compare.empty()) {
+  if (compare.empty() && dse::isPresetName(o.search.target)) {
+    // A preset by name: the logic-die preset (the comparison the model is for).
+    if (o.search.target != "logic-die") compare = "logic-die";
+  } else if (compare.empty()) {
     // The logic die beside a PIM preset: the comparison the model is for.
     const std::filesystem::path beside =
         std::filesystem::path(o.search.target).parent_path() / "logic-die.json";

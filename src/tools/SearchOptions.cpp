@@ -78,8 +78,10 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
       ->type_name("all|fpga|LIST");
   cmd.add_option("--dtype", o.dtype, "Input element type for the hardware: int8, int16, int32")
       ->type_name("TYPE");
-  cmd.add_option("--target", o.target, "Constraints from a target file (designs/targets/)")
-      ->type_name("FILE");
+  cmd.add_option("--target", o.target,
+                 "Constraints from a target file, or a shipped preset by name: fpga, asic, aim, "
+                 "hbm-pim, upmem, logic-die (designs/targets/)")
+      ->type_name("FILE|NAME");
   cmd.add_option("--cost-table", o.costTable,
                  "Area and energy coefficients (JSON; default: designs/cost_table.json values)")
       ->type_name("FILE");

@@ -225,6 +225,31 @@ int64_t internalOverExternal(const PimSystem& s) {
   return s.units * s.bank.bytesPerCycle / s.hostBytesPerCycle;
 }
 
+TEST(DseTargetPim, PresetsByName) {
+  // Every file of designs/targets/ is also its stem, compiled in: the same target either way.
+  for (const char* name : {"aim", "hbm-pim", "upmem", "logic-die", "asic", "fpga"}) {
+    SCOPED_TRACE(name);
+    const Target byName = loadTarget(name);
+    const Target byFile = loadTarget(source(std::string("designs/targets/") + name + ".json"));
+    EXPECT_EQ(byName.name, byFile.name);
+    EXPECT_EQ(byName.arrays, byFile.arrays);
+    EXPECT_EQ(byName.pim, byFile.pim);
+    EXPECT_EQ(byName.memory, byFile.memory);
+  }
+  EXPECT_TRUE(isPresetName("aim"));
+  EXPECT_FALSE(isPresetName("designs/targets/aim.json"));
+  EXPECT_FALSE(isPresetName("aim.json"));
+  try {
+    loadTarget("aimm");
+    ADD_FAILURE() << "an unknown preset loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(e.diag().message.find("no preset of that name (the presets: aim, asic, fpga, "
+                                    "hbm-pim, logic-die, upmem;"),
+              std::string::npos)
+        << e.diag().message;
+  }
+}
+
 TEST(DseTargetPim, ShippedAim) {
   Target t = loadTarget(source("designs/targets/aim.json"));
   EXPECT_EQ(t.name, "aim");

@@ -61,7 +61,12 @@ inline constexpr int64_t kDefaultMemoryLatency = 100;
 int64_t defaultBurstBytes(int64_t bytesPerCycle);
 
 /// Throws rubick::Error naming the file (and the field) on unreadable or malformed input.
+/// `path` may also be a preset's name (`aim`, designs/targets/aim.json compiled into rubick):
+/// a bare word with no '/' or '.' that names no file in the current folder.
 Target loadTarget(const std::string& path);
+
+/// Whether loadTarget takes `name` as a preset's name rather than a file.
+bool isPresetName(const std::string& name);
 
 /// "all" (every entry), "fpga" (the 11 without diagonal vectors), or a comma-separated list of
 /// entry names or numbers. Throws rubick::Error(origin, ...) naming an unknown entry.
