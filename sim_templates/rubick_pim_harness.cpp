@@ -215,22 +215,34 @@ Design readPim(const nlohmann::json& j) {
     words += d.written[a] ? d.outWordsPerColumn : d.wordsPerColumn;
   }
   // Each unit's words: listed per unit ("units"), or unit 0's as runs [t, e, n, stride] (n
-  // words t, e, e + stride, ...; t = -1: padding) with each unit's element offset per tensor
-  // ("words", "unit_offsets").
+  // words t, e, e + stride, ...; t = -1: padding, t = -2: an element outside the problem, read
+  // as 0 and not checked when written) with each unit's element offset per tensor ("words",
+  // "unit_offsets"), a unit whose words are not unit 0's shifted having its own runs
+  // ("unit_words", by unit number).
   std::vector<std::vector<std::pair<int64_t, int64_t>>> listed;
   if (s.contains("words")) {
-    std::vector<std::pair<int64_t, int64_t>> base;
-    for (const nlohmann::json& run : s.at("words")) {
-      if (!run.is_array() || run.size() != 4) bad("stream.words: a run is not [t, e, n, stride]");
-      const int64_t t = run.at(0), e = run.at(1), n = run.at(2), stride = run.at(3);
-      if (n < 0 || base.size() + uint64_t(n) > words) bad("stream.words: more words than columns");
-      for (int64_t i = 0; i < n; ++i)
-        base.push_back(t < 0 ? std::make_pair(int64_t(-1), int64_t(-1))
-                             : std::make_pair(t, e + i * stride));
-    }
+    auto expand = [&](const nlohmann::json& runs) {
+      std::vector<std::pair<int64_t, int64_t>> out;
+      for (const nlohmann::json& run : runs) {
+        if (!run.is_array() || run.size() != 4) bad("stream.words: a run is not [t, e, n, stride]");
+        const int64_t t = run.at(0), e = run.at(1), n = run.at(2), stride = run.at(3);
+        if (n < 0 || out.size() + uint64_t(n) > words) bad("stream.words: more words than columns");
+        if (t < -2) bad("stream.words: tensor " + std::to_string(t));
+        for (int64_t i = 0; i < n; ++i)
+          out.push_back(t < 0 ? std::make_pair(t, t) : std::make_pair(t, e + i * stride));
+      }
+      return out;
+    };
+    const std::vector<std::pair<int64_t, int64_t>> base = expand(s.at("words"));
     const nlohmann::json& offs = s.at("unit_offsets");
     if (offs.size() != d.units) bad("stream.unit_offsets does not list every unit");
-    for (const nlohmann::json& o : offs) {
+    for (unsigned u = 0; u < d.units; ++u) {
+      const std::string key = std::to_string(u);
+      if (s.contains("unit_words") && s.at("unit_words").contains(key)) {
+        listed.push_back(expand(s.at("unit_words").at(key)));
+        continue;
+      }
+      const nlohmann::json& o = offs.at(u);
       if (o.size() != d.tensors.size()) bad("stream.unit_offsets: one offset per tensor");
       std::vector<std::pair<int64_t, int64_t>> ws = base;
       for (auto& [t, e] : ws)
@@ -256,7 +268,7 @@ Design readPim(const nlohmann::json& j) {
       const uint64_t n = d.written[a] ? d.outWordsPerColumn : d.wordsPerColumn;
       for (uint64_t i = 0; i < n; ++i, ++k) {
         const int64_t t = unit[k].first, e = unit[k].second;
-        const bool pad = t == -1 && e == -1;
+        const bool pad = (t == -1 || t == -2) && e == t;
         if (!pad && (t < 0 || size_t(t) >= d.tensors.size() ||
                      d.tensors[size_t(t)].output != d.written[a] || e < 0 ||
                      uint64_t(e) >= d.tensors[size_t(t)].elements()))
@@ -338,7 +350,7 @@ size_t collectWrites(const Design& d, std::vector<PimBanks>& banks,
         const auto [t, e] = d.stream[u][d.first[a] + i];
         if (t >= 0) {
           sums[size_t(t)][size_t(e)] += v;
-        } else if (v != 0 && wrong++ < 10) {
+        } else if (t == -1 && v != 0 && wrong++ < 10) {
           std::printf("unit %u column %llu: padding word %u is 0x%llx\n", u,
                       static_cast<unsigned long long>(a), i, static_cast<unsigned long long>(v));
         }

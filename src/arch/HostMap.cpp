@@ -34,11 +34,19 @@ std::vector<TensorMap> hostMap(const tc::Program& prog, const dataflow::Statemen
       for (size_t o = 0; o < tp.strides.size(); ++o)
         loc.address += tp.strides[o] * st[3 + o];
       int64_t lin = 0;
+      bool inside = true;
       for (size_t r = 0; r < a.coeffs.size(); ++r) {
         int64_t idx = a.constant[r];
         for (size_t l = 0; l < it.size(); ++l)
           idx += a.coeffs[r][l] * (it[l] + (offset.empty() ? 0 : offset[l]));
+        inside &= idx >= 0 && idx < maps[t].shape[r];
         lin = lin * maps[t].shape[r] + idx;
+      }
+      // A part past the problem's edge (a PIM unit's last block): no element there.
+      if (!inside) {
+        if (offset.empty())
+          throw std::logic_error("host map: " + a.name + " indexed outside its shape");
+        continue;
       }
       auto [pos, fresh] = owner[t].emplace(loc, lin);
       if (!fresh && pos->second != lin)

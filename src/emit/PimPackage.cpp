@@ -27,6 +27,21 @@ using dse::PimPlacement;
 
 namespace {
 
+// Words as runs [t, e, n, stride]: n words t, e, e + stride, ...
+Json wordRunsOf(const std::vector<std::pair<int64_t, int64_t>>& words) {
+  Json runs = Json::array();
+  for (size_t k = 0; k < words.size();) {
+    const auto [t, e] = words[k];
+    int64_t n = 1, stride = 0;
+    if (t >= 0 && k + 1 < words.size() && words[k + 1].first == t) stride = words[k + 1].second - e;
+    while (k + n < words.size() && words[k + n].first == t && words[k + n].second == e + n * stride)
+      ++n;
+    runs.push_back({t, e, n, stride});
+    k += static_cast<size_t>(n);
+  }
+  return runs;
+}
+
 bool streamedPlacement(PimPlacement p) {
   return p == PimPlacement::banks || p == PimPlacement::replicated;
 }
@@ -126,11 +141,25 @@ std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesi
   (void)o;
   if (s.access != dse::PimAccess::stream)
     return "PIM units with a DMA ('access': 'dma') are not built yet; explore ranks them";
-  for (size_t l = 0; l < d.spread.size(); ++l)
-    if (v.extent[l] % d.spread[l] != 0)
+  for (size_t l = 0; l < d.spread.size(); ++l) {
+    if (v.extent[l] % d.spread[l] == 0) continue;
+    // The last units compute past the loop's end: harmless when some tensor is indexed by the
+    // loop alone over exactly its extent, so that those iterations touch no element of it (an
+    // input then gives zeros to their products, an output has nowhere to put them).
+    bool guarded = false;
+    for (const dataflow::AccessView& a : v.accesses)
+      for (size_t r = 0; r < a.coeffs.size(); ++r) {
+        bool alone = a.constant[r] == 0 && a.coeffs[r][l] == 1;
+        for (size_t k = 0; k < a.coeffs[r].size(); ++k)
+          alone &= k == l || a.coeffs[r][k] == 0;
+        guarded |= alone && a.shape.size() > r && a.shape[r] == v.extent[l];
+      }
+    if (!guarded)
       return "loop " + v.loops[l] + " (" + std::to_string(v.extent[l]) + ") is spread over " +
              std::to_string(d.spread[l]) +
-             " units, which does not divide it; the hardware needs equal shares";
+             " units, which does not divide it, and no tensor is indexed by it alone: the last "
+             "unit's iterations past its end would reach elements";
+  }
   int64_t bits = 0;
   bool any = false;
   auto elementBits = [&](size_t a) {
@@ -221,6 +250,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   // is checked here.
   std::vector<std::vector<std::string>> placeText(nt);
   std::vector<std::pair<int64_t, int64_t>> base; // unit 0's words: (tensor, element)
+  Json unitWords = Json::object();               // units that are not unit 0's shifted
   Json offsets = Json::array();
   for (int64_t u = 0; u < s.units; ++u) {
     const IntVec off = unitOffset(d, u);
@@ -272,28 +302,26 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
     if (u == 0) {
       base = std::move(ws);
     } else {
+      // Unit 0's words shifted, except past the problem's edge (-2: no element, read as zero,
+      // not checked when written): such a unit lists its own words.
+      bool own = false;
       for (size_t k = 0; k < ws.size(); ++k) {
         const auto [t, e] = base[k];
-        if (ws[k] != (t < 0 ? base[k] : std::make_pair(t, e + delta[static_cast<size_t>(t)])))
+        if (t >= 0 && ws[k].first == -1) {
+          ws[k] = {-2, -2};
+          own = true;
+        } else if (ws[k] !=
+                   (t < 0 ? base[k] : std::make_pair(t, e + delta[static_cast<size_t>(t)]))) {
           throw std::logic_error("packagePim: unit " + std::to_string(u) + "'s word " +
                                  std::to_string(k) + " is not unit 0's shifted");
+        }
       }
+      if (own) unitWords[std::to_string(u)] = wordRunsOf(ws);
     }
     for (size_t t = 0; t < nt; ++t)
       if (!streamed[t]) placeText[t].push_back(placesText(maps[t].elements));
   }
-  // Unit 0's words as runs [t, e, n, stride].
-  Json wordRuns = Json::array();
-  for (size_t k = 0; k < base.size();) {
-    const auto [t, e] = base[k];
-    int64_t n = 1, stride = 0;
-    if (k + 1 < base.size() && base[k + 1].first == t) stride = base[k + 1].second - e;
-    if (t < 0) stride = 0;
-    while (k + n < base.size() && base[k + n].first == t && base[k + n].second == e + n * stride)
-      ++n;
-    wordRuns.push_back({t, e, n, stride});
-    k += static_cast<size_t>(n);
-  }
+  const Json wordRuns = wordRunsOf(base);
 
   std::vector<File> files;
   std::vector<std::string> listed;
@@ -368,6 +396,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   }
   j["stream"]["words"] = "@STREAM@";
   j["stream"]["unit_offsets"] = offsets;
+  if (!unitWords.empty()) j["stream"]["unit_words"] = unitWords;
   // The units' run replayed cycle by cycle (exact: nothing depends on the data), and the
   // explorer's closed form beside it.
   arch::PimUnitConfig uc;

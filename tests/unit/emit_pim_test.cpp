@@ -1,6 +1,7 @@
 // What the PIM hardware builds (emit/Pim.h, pimBuildProblem) and what it refuses, with the
-// reason: units with a DMA, spreads that do not divide their loop, and an output in the banks
-// whose partial sums meet again across tiles (they would be read back from the banks).
+// reason: units with a DMA, spreads that do not divide a loop no tensor is indexed by alone,
+// and an output in the banks whose partial sums meet again across tiles (they would be read
+// back from the banks).
 
 #include "dataflow_test_util.h"
 
@@ -46,10 +47,18 @@ TEST(PimBuild, BuildsRankOneAndRefusesWithAReason) {
   dma.access = dse::PimAccess::dma;
   EXPECT_NE(pimBuildProblem(v, best, dma, options()).find("DMA"), std::string::npos);
 
-  // A spread of j (6) over 4 units.
+  // A spread of j (6) over 4 units: the last unit's j = 6, 7 reach no element of C (indexed by
+  // j alone over 6), so it computes nothing anywhere: built. Without such a tensor (here: C
+  // and B said to be wider than the loop), those iterations would reach elements: refused.
   dse::PimDesign uneven = best;
   uneven.spread = {1, 4, 1};
-  EXPECT_NE(pimBuildProblem(v, uneven, s, options()).find("does not divide"), std::string::npos);
+  EXPECT_EQ(pimBuildProblem(v, uneven, s, options()), "");
+  dataflow::StatementView wide = v;
+  for (dataflow::AccessView& a : wide.accesses)
+    for (size_t r = 0; r < a.coeffs.size(); ++r)
+      if (a.coeffs[r][1] == 1) a.shape[r] = 8;
+  EXPECT_NE(pimBuildProblem(wide, uneven, s, options()).find("no tensor is indexed by it alone"),
+            std::string::npos);
 
   // A unit design whose C recurs across tiles, with C in the banks.
   dse::ExploreOptions uo = options();

@@ -24,7 +24,8 @@ struct TensorMap {
 
 /// `offset` (per loop, empty: none): the design computes a part of a larger problem, iteration
 /// `it` of `v` being iteration `it + offset` of the program's statement (a PIM unit's share,
-/// docs/pim.md): elements are those of the program's tensors.
+/// docs/pim.md): elements are those of the program's tensors, and an index past a tensor's
+/// shape (the last unit's part of a loop its units do not divide) has no element.
 std::vector<TensorMap> hostMap(const tc::Program& prog, const dataflow::StatementView& v,
                                const dataflow::Dataflow& d, const Plan& plan,
                                const IntVec& offset = {});
