@@ -207,11 +207,17 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   const arch::Plan plan =
       arch::makePlan(prog, d.share, df, d.unit.entries, o.constraints.elementBits, name);
   const size_t nt = plan.tensors.size();
+  // Per tensor: 1 streamed through the unit's banks, 2 in the shared broadcast buffer, 0 in
+  // the unit's own buffer.
   std::vector<char> streamed(nt, 0);
   std::vector<int> streamedIds;
   detail::PimShape sh;
   int outId = -1; // the output, when it goes to the banks
   for (size_t t = 0; t < nt; ++t) {
+    if (d.placement[t] == PimPlacement::broadcast) {
+      streamed[t] = 2;
+      sh.shared.push_back(static_cast<int>(t));
+    }
     if (!streamedPlacement(d.placement[t])) continue;
     streamed[t] = 1;
     if (plan.tensors[t].output) {
@@ -257,7 +263,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
     const std::vector<arch::TensorMap> maps = arch::hostMap(prog, d.share, df, plan, off);
     std::map<std::tuple<int, int, int64_t>, int64_t> at; // (tensor, bank, address) -> element
     for (size_t t = 0; t < nt; ++t)
-      if (streamed[t])
+      if (streamed[t] == 1)
         for (size_t e = 0; e < maps[t].elements.size(); ++e)
           for (const arch::Location& l : maps[t].elements[e])
             at[{static_cast<int>(t), l.bank, l.address}] = static_cast<int64_t>(e);
@@ -319,7 +325,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
       if (own) unitWords[std::to_string(u)] = wordRunsOf(ws);
     }
     for (size_t t = 0; t < nt; ++t)
-      if (!streamed[t]) placeText[t].push_back(placesText(maps[t].elements));
+      if (streamed[t] != 1) placeText[t].push_back(placesText(maps[t].elements));
   }
   const Json wordRuns = wordRunsOf(base);
 
@@ -434,7 +440,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
     tj["entry"] = ir::toString(tp.entry);
     tj["banks"] = tp.ports.size();
     tj["depth"] = tp.depth;
-    if (!streamed[t]) tj["places"] = "@PLACES" + std::to_string(t) + "@";
+    if (streamed[t] != 1) tj["places"] = "@PLACES" + std::to_string(t) + "@";
     tensors.push_back(tj);
   }
   j["tensors"] = tensors;
@@ -458,7 +464,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
     json.replace(json.find(key), key.size(), text + "    ]");
   }
   for (size_t t = 0; t < nt; ++t)
-    if (!streamed[t]) fill("@PLACES" + std::to_string(t) + "@", placeText[t]);
+    if (streamed[t] != 1) fill("@PLACES" + std::to_string(t) + "@", placeText[t]);
   files.push_back({"design.json", json + "\n"});
   std::vector<std::string> all = listed;
   all.push_back("filelist.f");

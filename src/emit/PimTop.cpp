@@ -10,6 +10,10 @@ namespace rubick::emit::detail {
 
 namespace {
 
+struct SharedWidths {
+  int64_t ports = 0, aw = 1, w = 1;
+};
+
 // $clog2(n), at least 1: the width rubick_bank_stream gives a bank or column number.
 int64_t clog2Min1(int64_t n) {
   int64_t b = 0;
@@ -40,6 +44,26 @@ int64_t writeDepth(const PimShape& s) {
 
 int64_t unitBits(const PimShape& s) {
   return arch::bitsFor(s.units);
+}
+
+// The shared banks' ports of a unit or the top (`out`/`in`: their direction words), or none.
+SharedWidths sharedWidths(const arch::Plan& pl, const PimShape& s) {
+  SharedWidths w;
+  for (int t : s.shared) {
+    const arch::TensorPlan& tp = pl.tensors[static_cast<size_t>(t)];
+    w.ports += static_cast<int64_t>(tp.ports.size());
+    w.aw = std::max(w.aw, tp.addressBits);
+    w.w = std::max(w.w, tp.elementBits);
+  }
+  return w;
+}
+
+std::string sharedPorts(const arch::Plan& pl, const PimShape& s, const std::string& out,
+                        const std::string& in) {
+  const SharedWidths w = sharedWidths(pl, s);
+  if (!w.ports) return "";
+  return out + range(w.ports) + " shared_rd,\n" + out + range(w.ports * w.aw) + " shared_raddr,\n" +
+         in + range(w.ports * w.w) + " shared_rdata,\n";
 }
 
 // The write port of a unit whose outputs go to its banks, or the tie-offs of one without.
@@ -95,7 +119,10 @@ std::string pimUnitModule(const arch::Plan& pl, const PimShape& s) {
      << "  output wire col_write,\n"
      << "  output wire " << range(colW) << " wr_data,\n"
      << "  input  wire rd_valid,\n"
-     << "  input  wire " << range(colW) << " rd_data\n);\n\n"
+     << "  input  wire " << range(colW) << " rd_data,\n"
+     << sharedPorts(pl, s, "  output wire ", "  input  wire ")
+     << "  // The core's clock: gated in the top, where every unit's ready meets (lock-step).\n"
+     << "  output wire ready,\n  input  wire step,\n  input  wire gclk\n);\n\n"
      << "  wire core_busy, core_done, reader_busy, reader_done;\n"
      << "  assign busy = core_busy | reader_busy;\n"
      << "  // Done once the core has finished and the reader has closed every row it opened.\n"
@@ -138,24 +165,68 @@ std::string pimUnitModule(const arch::Plan& pl, const PimShape& s) {
      << "  wire " << range(np) << " need;\n"
      << "  wire " << range(np * w) << " words;\n"
      << "  wire go, wgo;\n"
-     << "  wire step = (go & wgo) | rst;\n"
+     << "  assign ready = go & wgo;\n"
      << "  rubick_stream_port #(.NP(" << np << "), .W(" << w << "), .WORDS(" << colW / w
      << ")) port (\n"
      << "    .clk(clk), .rst(rst), .start(accept), .in_valid(col_ok), .in_ready(col_take), "
         ".in_data(col_data),\n"
      << "    .need(need), .go(go), .step(step), .rdata(words));\n\n"
-     << writePort(s, colW) << "  wire gclk;\n"
-     << "  rubick_clock_gate gate (.clk(clk), .en(step), .test_en(1'b0), .gclk(gclk));\n\n"
-     << "  " << pl.name << "_core core (\n"
+     << writePort(s, colW) << "  " << pl.name << "_core core (\n"
      << "    .clk(gclk), .rst(rst), .start(accept), .busy(core_busy), .done(core_done),\n"
      << "    .host_we(host_we), .host_wtensor(host_wtensor), .host_wbank(host_wbank), "
         ".host_waddr(host_waddr), .host_wdata(host_wdata),\n"
      << "    .host_re(host_re), .host_rtensor(host_rtensor), .host_rbank(host_rbank), "
         ".host_raddr(host_raddr), .host_rdata(host_rdata),\n"
      << "    .stream_need(need), .stream_rdata(words)"
-     << (s.writePorts ? ",\n    .wstream_valid(wvalid), .wstream_data(wwords)" : "") << ");\n\n"
+     << (s.writePorts ? ",\n    .wstream_valid(wvalid), .wstream_data(wwords)" : "")
+     << (s.shared.empty() ? ""
+                          : ",\n    .shared_rd(shared_rd), .shared_raddr(shared_raddr), "
+                            ".shared_rdata(shared_rdata)")
+     << ");\n\n"
      << "  wire unused_ok = reader_done;\n"
      << "endmodule\n\n`default_nettype wire\n";
+  return os.str();
+}
+
+// The broadcast inputs' banks, once for all units, on the cores' clock (a read's word the core
+// cycle after, as in a core), written by the host port whatever the unit.
+std::string sharedBanks(const arch::Plan& pl, const PimShape& s, const HostPort& h) {
+  const SharedWidths sw = sharedWidths(pl, s);
+  if (!sw.ports) return "";
+  std::ostringstream os;
+  os << "\n  // The broadcast buffer: one copy of each broadcast input, read by all units.\n"
+     << "  wire " << range(sw.ports) << " shared_rd;\n"
+     << "  wire " << range(sw.ports * sw.aw) << " shared_raddr;\n"
+     << "  wire " << range(sw.ports * sw.w) << " shared_rdata;\n";
+  for (int64_t u = 1; u < s.units; ++u)
+    os << "  wire " << range(sw.ports) << " other_rd" << u << ";\n"
+       << "  wire " << range(sw.ports * sw.aw) << " other_raddr" << u << ";\n"
+       << "  wire unused_other" << u << " = &{1'b0, other_rd" << u << ", other_raddr" << u
+       << "};\n";
+  int64_t k = 0;
+  for (int t : s.shared) {
+    const arch::TensorPlan& tp = pl.tensors[static_cast<size_t>(t)];
+    const int64_t w = tp.elementBits, aw = tp.addressBits;
+    for (size_t p = 0; p < tp.ports.size(); ++p, ++k) {
+      const int64_t a0 = k * sw.aw, d0 = k * sw.w;
+      if (aw < sw.aw)
+        os << "  wire unused_raddr" << k << " = &{1'b0, shared_raddr[" << a0 + sw.aw - 1 << ":"
+           << a0 + aw << "]};\n";
+      if (w < sw.w)
+        os << "  assign shared_rdata[" << d0 + sw.w - 1 << ":" << d0 + w
+           << "] = " << ulit(0, sw.w - w) << ";\n";
+      os << "  rubick_bank #(.WIDTH(" << w << "), .DEPTH(" << tp.depth << "), .AW(" << aw
+         << ")) shared_" << tp.id << "_bank" << p << " (\n"
+         << "    .clk(gclk),\n"
+         << "    .rd_en(shared_rd[" << k << "]),\n"
+         << "    .rd_addr(shared_raddr[" << a0 + aw - 1 << ":" << a0 << "]),\n"
+         << "    .rd_data(shared_rdata[" << d0 + w - 1 << ":" << d0 << "]),\n"
+         << "    .wr_en(host_we && !busy && (host_wtensor == " << ulit(t, h.tensorBits)
+         << ") && (host_wbank == " << ulit(static_cast<int64_t>(p), h.bankBits) << ")),\n"
+         << "    .wr_addr(host_waddr[" << aw - 1 << ":0]),\n"
+         << "    .wr_data(host_wdata[" << w - 1 << ":0]));\n";
+    }
+  }
   return os.str();
 }
 
@@ -198,10 +269,17 @@ std::string pimTopModule(const arch::Plan& pl, const PimShape& s) {
      << "  output wire " << range(n * colW) << " dram_wr_data,\n"
      << "  input  wire " << range(n) << " dram_rd_valid,\n"
      << "  input  wire " << range(n * colW) << " dram_rd_data\n);\n\n"
-     << "  wire " << range(n) << " unit_busy, unit_done;\n"
+     << "  wire " << range(n) << " unit_busy, unit_done, unit_ready;\n"
      << "  wire " << range(n * h.dataBits) << " unit_rdata;\n"
      << "  assign busy = |unit_busy;\n"
-     << "  assign done = &unit_done;\n";
+     << "  assign done = &unit_done;\n\n"
+     << "  // One clock for every core: a core steps when every unit's words are there, so the\n"
+     << "  // units stay in lock-step (and share the broadcast banks).\n"
+     << "  wire step = (&unit_ready) | rst;\n"
+     << "  wire gclk;\n"
+     << "  rubick_clock_gate gate (.clk(clk), .en(step), .test_en(1'b0), .gclk(gclk));\n"
+     << sharedBanks(pl, s, h);
+  const SharedWidths sw = sharedWidths(pl, s);
   for (int64_t u = 0; u < n; ++u) {
     const std::string us = std::to_string(u);
     const std::string is = "(host_wunit == " + ulit(u, uw) + ")";
@@ -220,7 +298,13 @@ std::string pimTopModule(const arch::Plan& pl, const PimShape& s) {
        << "), .col_addr(dram_col_addr" << field(u, caw) << "), .col_write(dram_col_write[" << us
        << "]), .wr_data(dram_wr_data" << field(u, colW) << "),\n"
        << "    .rd_valid(dram_rd_valid[" << us << "]), .rd_data(dram_rd_data" << field(u, colW)
-       << "));\n";
+       << "),\n";
+    // Unit 0 reads the shared banks for all: every unit makes the same reads.
+    if (sw.ports)
+      os << "    .shared_rd(" << (u ? "other_rd" + us : std::string("shared_rd"))
+         << "), .shared_raddr(" << (u ? "other_raddr" + us : std::string("shared_raddr"))
+         << "), .shared_rdata(shared_rdata),\n";
+    os << "    .ready(unit_ready[" << us << "]), .step(step), .gclk(gclk));\n";
   }
   os << "\n  // Host reads: the unit selected in the previous cycle.\n"
      << "  reg " << range(uw) << " rsel_unit;\n"

@@ -31,6 +31,8 @@ struct PimShape {
   int64_t outWordBits = 32;
   int64_t totalWrites = 0;
   std::vector<std::pair<int64_t, int64_t>> runs;
+  // Inputs in the broadcast buffer (plan tensors): one copy in the top, read by every unit.
+  std::vector<int> shared;
 };
 
 /// Widths of a unit's command port fields.

@@ -71,19 +71,31 @@ namespace {
 
 // The core's text: with host ports (`reload` null) or, for a memory design, with ping-pong banks
 // and DMA ports.
-// `streamed` (per tensor, PIM stream units): inputs read from a stream port outside instead of
-// banks inside (stream_need, stream_rdata: bank by bank, those tensors in plan order).
+// `streamed` (per tensor, PIM stream units): 1, inputs read from a stream port outside instead
+// of banks inside (stream_need, stream_rdata: bank by bank, those tensors in plan order), and
+// outputs written to a write port (wstream_valid, wstream_data); 2, inputs whose banks are
+// outside, shared by the units (shared_rd, shared_raddr, shared_rdata).
 std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* reload,
                      const std::vector<char>* streamed = nullptr) {
   const bool memory = reload != nullptr;
-  auto isStreamed = [&](size_t ti) { return streamed && (*streamed)[ti]; };
+  auto isStreamed = [&](size_t ti) { return streamed && (*streamed)[ti] == 1; };
+  auto isShared = [&](size_t ti) { return streamed && (*streamed)[ti] == 2; };
   int64_t streamPorts = 0, streamBits = 0, writePorts = 0, writeBits = 0;
-  for (size_t ti = 0; ti < pl.tensors.size(); ++ti)
+  int64_t sharedPorts = 0, sharedAw = 1, sharedW = 1;
+  for (size_t ti = 0; ti < pl.tensors.size(); ++ti) {
+    if (isShared(ti)) {
+      sharedPorts += static_cast<int64_t>(pl.tensors[ti].ports.size());
+      sharedAw = std::max(sharedAw, pl.tensors[ti].addressBits);
+      sharedW = std::max(sharedW, pl.tensors[ti].elementBits);
+    }
     if (isStreamed(ti)) {
       const int64_t n = static_cast<int64_t>(pl.tensors[ti].ports.size());
       (pl.tensors[ti].output ? writePorts : streamPorts) += n;
       (pl.tensors[ti].output ? writeBits : streamBits) = pl.tensors[ti].elementBits;
     }
+  }
+  std::vector<std::string> sharedRd, sharedAddr, sharedData; // per shared bank, in order
+  std::vector<int64_t> sharedBits;
   std::vector<std::string> streamNeeds, streamData; // per streamed input bank, in order
   std::vector<std::string> writeValid, writeData;   // per streamed output bank
   std::ostringstream os;
@@ -149,6 +161,10 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
   if (writePorts)
     os << ",\n  output wire " << range(writePorts) << " wstream_valid,\n"
        << "  output wire " << range(writePorts * writeBits) << " wstream_data";
+  if (sharedPorts)
+    os << ",\n  output wire " << range(sharedPorts) << " shared_rd,\n"
+       << "  output wire " << range(sharedPorts * sharedAw) << " shared_raddr,\n"
+       << "  input  wire " << range(sharedPorts * sharedW) << " shared_rdata";
   os << "\n);\n\n";
 
   // Controller.
@@ -491,6 +507,16 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
         unused.add(rdata);
         continue;
       }
+      if (isShared(ti)) {
+        // The bank is outside, shared by every unit: its read enable and address go out.
+        sharedRd.push_back(rd);
+        sharedAddr.push_back(t.addressBits == sharedAw
+                                 ? raddr
+                                 : "{" + ulit(0, sharedAw - t.addressBits) + ", " + raddr + "}");
+        sharedData.push_back(rdata);
+        sharedBits.push_back(w);
+        continue;
+      }
       if (isStreamed(ti)) {
         // No bank: the stream port gives the word of each read, in the cycle after it.
         streamNeeds.push_back(rd);
@@ -564,6 +590,21 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
       std::vector<std::string> d(writeData.rbegin(), writeData.rend());
       os << "  assign wstream_valid = " << concat(v) << ";\n"
          << "  assign wstream_data = " << concat(d) << ";\n";
+    }
+    if (sharedPorts) {
+      os << "  // Shared inputs: their banks are outside, read by every unit at once.\n";
+      std::vector<std::string> rd(sharedRd.rbegin(), sharedRd.rend());
+      std::vector<std::string> ad(sharedAddr.rbegin(), sharedAddr.rend());
+      os << "  assign shared_rd = " << concat(rd) << ";\n"
+         << "  assign shared_raddr = " << concat(ad) << ";\n";
+      for (size_t k = 0; k < sharedData.size(); ++k) {
+        const int64_t lo = static_cast<int64_t>(k) * sharedW;
+        os << "  assign " << sharedData[k] << " = shared_rdata[" << lo + sharedBits[k] - 1 << ":"
+           << lo << "];\n";
+        if (sharedBits[k] < sharedW)
+          unused.add("shared_rdata[" + std::to_string(lo + sharedW - 1) + ":" +
+                     std::to_string(lo + sharedBits[k]) + "]");
+      }
     }
     for (size_t ti = 0; ti < pl.tensors.size(); ++ti)
       if (isStreamed(ti)) { // the stream is in order: no addresses
