@@ -5,8 +5,9 @@
 #
 #   bench/pim_presets.sh [build-dir]     (default: build; needs build-dir/rubick)
 #
-# Prints one markdown row per case, in a few seconds: the explorer's model. The hardware's
-# cycles of a design: `rubick verify` with the same flags (docs/pim.md, "Measured").
+# Prints one markdown row per case, in a few seconds. For the stream presets the units' run is
+# the replay of the hardware emit builds (what `rubick verify` with the same flags measures;
+# docs/pim.md, "Measured"); for the logic die, its memory model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rubick="${1:-build}/rubick"

@@ -178,7 +178,7 @@ int64_t hostOnlyCycles(const dataflow::StatementView& v, const PimSystem& s,
 }
 
 PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s,
-                            const ExploreOptions& o) {
+                            const ExploreOptions& o, const PimExact& exact) {
   // A scalar core has no array for the space-time mapping (every loop is in time).
   if (unitPes(s) < 2)
     throw Unsupported("pim", "a unit of one PE (a scalar core) is not mapped by the explorer yet; "
@@ -247,7 +247,14 @@ PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s
     d.placement = best->placement;
     d.reduceUnits = sp.reduceUnits;
     d.macs = macs;
-    d.unitCycles = best->cycles;
+    d.unitCycles = d.modelUnitCycles = best->cycles;
+    if (exact) {
+      const int64_t x = exact(d);
+      if (x >= 0) {
+        d.unitCycles = x;
+        d.exact = true;
+      }
+    }
     d.bankBytes = s.units * best->bankBytes;
     d.activates = s.units * best->activates;
     // Inputs split over the units (and every input of a single unit) are resident: placed in
@@ -289,8 +296,8 @@ namespace rubick::dse {
 
 PimDesign selectPimDesign(const dataflow::StatementView& v, const PimSystem& s,
                           const ExploreOptions& o, const std::optional<std::string>& point,
-                          const std::string& command) {
-  PimExploreResult r = explorePim(v, s, o);
+                          const std::string& command, const PimExact& exact) {
+  PimExploreResult r = explorePim(v, s, o, exact);
   if (r.designs.empty())
     throw Error(command, "no PIM design fits the target's units (explore lists none)");
   if (!point) return std::move(r.designs.front());
@@ -306,9 +313,9 @@ PimDesign selectPimDesign(const dataflow::StatementView& v, const PimSystem& s,
 std::vector<PimDesign> selectPimDesigns(const dataflow::StatementView& v, const PimSystem& s,
                                         const ExploreOptions& o,
                                         const std::optional<std::string>& point, bool all,
-                                        const std::string& command) {
-  if (!all) return {selectPimDesign(v, s, o, point, command)};
-  PimExploreResult r = explorePim(v, s, o);
+                                        const std::string& command, const PimExact& exact) {
+  if (!all) return {selectPimDesign(v, s, o, point, command, exact)};
+  PimExploreResult r = explorePim(v, s, o, exact);
   if (r.designs.empty())
     throw Error(command, "no PIM design fits the target's units (explore lists none)");
   return std::move(r.designs);

@@ -64,6 +64,8 @@ Json designJson(const dataflow::StatementView& v, const PimSystem& s, const PimD
               {"microseconds", roundSignificant(double(d.cycles) / double(s.clockMhz))},
               {"host_in_cycles", d.hostInCycles},
               {"unit_cycles", d.unitCycles},
+              {"unit_cycles_exact", d.exact},
+              {"unit_cycles_model", d.modelUnitCycles},
               {"host_out_cycles", d.hostOutCycles},
               {"reduce_units", d.reduceUnits},
               {"placement", placement},

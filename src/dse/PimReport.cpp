@@ -92,6 +92,13 @@ std::string formatPimTable(const dataflow::StatementView& v, const PimSystem& s,
     else
       os << "nothing comes from the banks: bound by compute, reaches " << percentText(d.roofline)
          << " of " << peak << " MACs/cycle\n";
+    // Which cycles these are: the hardware's (replayed, what verify measures) or the model's.
+    if (d.exact)
+      os << "units: the run of the hardware emit builds, replayed cycle by cycle (verify "
+            "measures it); the closed form gave rank 1 "
+         << d.modelUnitCycles << "\n";
+    else
+      os << "units: the explorer's closed form (this design is not built as hardware)\n";
   }
   return os.str();
 }

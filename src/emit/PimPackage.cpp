@@ -69,7 +69,8 @@ std::string placesText(const std::vector<std::vector<arch::Location>>& elements)
 }
 
 std::string readme(const arch::Plan& plan, const dse::PimDesign& d, const dse::PimSystem& s,
-                   const detail::PimShape& sh, const std::vector<std::string>& files) {
+                   const detail::PimShape& sh, const std::vector<std::string>& files,
+                   int64_t cycles) {
   std::ostringstream os;
   const std::string top = plan.name + "_pim";
   os << "# " << top << "\n\n"
@@ -83,7 +84,8 @@ std::string readme(const arch::Plan& plan, const dse::PimDesign& d, const dse::P
      << "- each unit reads " << sh.columns << " columns of " << sh.colBytes << " bytes from its "
      << sh.banks << " bank(s): rows of " << sh.rowCols << " columns, tRCD " << sh.tRCD << ", tRP "
      << sh.tRP << ", tRAS " << sh.tRAS << ", CL " << sh.tCL << " cycles\n"
-     << "- the explorer's cycles for the units' run: " << d.unitCycles << "\n\n"
+     << "- the units' run: " << cycles
+     << " cycles (the explorer's closed form: " << d.modelUnitCycles << ")\n\n"
      << "## Interface of `" << top << "`\n\n"
      << "All signals are synchronous to `clk`; `rst` is synchronous and active high. Unit u's "
         "fields of a packed port are bits [u*W +: W].\n\n"
@@ -198,21 +200,32 @@ std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesi
   return {};
 }
 
-PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
-                      const dse::PimDesign& d, const dse::PimSystem& s,
-                      const dse::ExploreOptions& o, const std::string& name) {
-  const std::string problem = pimBuildProblem(v, d, s, o);
-  if (!problem.empty()) throw Unsupported("emit", problem);
-  const dataflow::Dataflow& df = d.unit.dataflow;
-  const arch::Plan plan =
-      arch::makePlan(prog, d.share, df, d.unit.entries, o.constraints.elementBits, name);
-  const size_t nt = plan.tensors.size();
-  // Per tensor: 1 streamed through the unit's banks, 2 in the shared broadcast buffer, 0 in
-  // the unit's own buffer.
-  std::vector<char> streamed(nt, 0);
+// A unit's hardware as numbers: its plan, which tensors stream, the core's reads and writes,
+// the stream's columns and the replayed run (shared by packagePim and pimReplayCycles).
+struct UnitBuild {
+  arch::Plan plan;
+  std::vector<char> streamed; // per tensor: 1 through the banks, 2 broadcast, 0 own buffer
   std::vector<int> streamedIds;
-  detail::PimShape sh;
   int outId = -1; // the output, when it goes to the banks
+  detail::PimShape sh;
+  arch::CoreReads reads, writes;
+  int64_t wordsPerColumn = 1, outWordsPerColumn = 1, words = 0;
+  arch::StreamLayout layout;
+  arch::PimUnitRun run;
+};
+
+UnitBuild buildUnit(const tc::Program& prog, const dse::PimDesign& d, const dse::PimSystem& s,
+                    const dse::ExploreOptions& o, const std::string& name) {
+  UnitBuild b;
+  const dataflow::Dataflow& df = d.unit.dataflow;
+  b.plan = arch::makePlan(prog, d.share, df, d.unit.entries, o.constraints.elementBits, name);
+  const arch::Plan& plan = b.plan;
+  const size_t nt = plan.tensors.size();
+  std::vector<char>& streamed = b.streamed;
+  std::vector<int>& streamedIds = b.streamedIds;
+  detail::PimShape& sh = b.sh;
+  int& outId = b.outId;
+  streamed.assign(nt, 0);
   for (size_t t = 0; t < nt; ++t) {
     if (d.placement[t] == PimPlacement::broadcast) {
       streamed[t] = 2;
@@ -230,8 +243,8 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
     sh.streamPorts += static_cast<int64_t>(plan.tensors[t].ports.size());
     sh.wordBits = plan.tensors[t].elementBits;
   }
-  const arch::CoreReads reads = arch::coreReads(plan, streamedIds);
-  const arch::CoreReads writes = outId >= 0 ? arch::coreWrites(plan, outId) : arch::CoreReads{};
+  b.reads = arch::coreReads(plan, streamedIds);
+  b.writes = outId >= 0 ? arch::coreWrites(plan, outId) : arch::CoreReads{};
   sh.units = s.units;
   sh.banks = s.banksPerUnit;
   sh.colBytes = s.bank.bytesPerCycle;
@@ -241,15 +254,53 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   sh.tRAS = s.bank.tRAS;
   sh.tCL = s.bank.tCL;
   sh.readerDepth = dse::readAheadColumns(s);
-  const int64_t wordsPerColumn = sh.colBytes * 8 / sh.wordBits;
-  const int64_t outWordsPerColumn = sh.colBytes * 8 / sh.outWordBits;
-  const int64_t words = static_cast<int64_t>(reads.reads.size());
-  sh.totalWrites = static_cast<int64_t>(writes.reads.size());
-  const arch::StreamLayout layout =
-      arch::streamLayout(reads.perCycle, writes.perCycle, wordsPerColumn, outWordsPerColumn);
-  sh.runs = layout.runs;
-  sh.columns = layout.readColumns + layout.writeColumns;
+  b.wordsPerColumn = sh.colBytes * 8 / sh.wordBits;
+  b.outWordsPerColumn = sh.colBytes * 8 / sh.outWordBits;
+  b.words = static_cast<int64_t>(b.reads.reads.size());
+  sh.totalWrites = static_cast<int64_t>(b.writes.reads.size());
+  b.layout = arch::streamLayout(b.reads.perCycle, b.writes.perCycle, b.wordsPerColumn,
+                                b.outWordsPerColumn);
+  sh.runs = b.layout.runs;
+  sh.columns = b.layout.readColumns + b.layout.writeColumns;
   sh.rows = std::max<int64_t>(1, ceilDiv(sh.columns, sh.rowCols * sh.banks));
+  // The units' run replayed cycle by cycle (exact: nothing depends on the data).
+  arch::PimUnitConfig uc;
+  uc.banks = sh.banks;
+  uc.rowCols = sh.rowCols;
+  uc.tRCD = sh.tRCD;
+  uc.tRP = sh.tRP;
+  uc.tRAS = sh.tRAS;
+  uc.tCL = sh.tCL;
+  uc.readerDepth = sh.readerDepth;
+  uc.wordsPerColumn = b.wordsPerColumn;
+  uc.ports = sh.streamPorts;
+  uc.columns = sh.columns;
+  uc.writePorts = sh.writePorts;
+  uc.outWordsPerColumn = b.outWordsPerColumn;
+  uc.writeDepth = detail::writeDepth(sh);
+  if (outId >= 0) uc.isWrite = b.layout.isWrite;
+  b.run = arch::pimUnitRun(uc, b.reads.perCycle, b.writes.perCycle);
+  return b;
+}
+
+PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
+                      const dse::PimDesign& d, const dse::PimSystem& s,
+                      const dse::ExploreOptions& o, const std::string& name) {
+  const std::string problem = pimBuildProblem(v, d, s, o);
+  if (!problem.empty()) throw Unsupported("emit", problem);
+  const UnitBuild b = buildUnit(prog, d, s, o, name);
+  const dataflow::Dataflow& df = d.unit.dataflow;
+  const arch::Plan& plan = b.plan;
+  const size_t nt = plan.tensors.size();
+  const std::vector<char>& streamed = b.streamed;
+  const detail::PimShape& sh = b.sh;
+  const int outId = b.outId;
+  const arch::CoreReads& reads = b.reads;
+  const arch::CoreReads& writes = b.writes;
+  const int64_t wordsPerColumn = b.wordsPerColumn, outWordsPerColumn = b.outWordsPerColumn;
+  const int64_t words = b.words;
+  const arch::StreamLayout& layout = b.layout;
+  const arch::PimUnitRun& run = b.run;
 
   // Per unit: its elements' places, and its stream's words; unit u's stream is unit 0's with
   // each tensor's elements shifted by the unit's offset (its blocks of the spread loops), which
@@ -403,29 +454,12 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   j["stream"]["words"] = "@STREAM@";
   j["stream"]["unit_offsets"] = offsets;
   if (!unitWords.empty()) j["stream"]["unit_words"] = unitWords;
-  // The units' run replayed cycle by cycle (exact: nothing depends on the data), and the
-  // explorer's closed form beside it.
-  arch::PimUnitConfig uc;
-  uc.banks = sh.banks;
-  uc.rowCols = sh.rowCols;
-  uc.tRCD = sh.tRCD;
-  uc.tRP = sh.tRP;
-  uc.tRAS = sh.tRAS;
-  uc.tCL = sh.tCL;
-  uc.readerDepth = sh.readerDepth;
-  uc.wordsPerColumn = wordsPerColumn;
-  uc.ports = sh.streamPorts;
-  uc.columns = sh.columns;
-  uc.writePorts = sh.writePorts;
-  uc.outWordsPerColumn = outWordsPerColumn;
-  uc.writeDepth = detail::writeDepth(sh);
-  if (outId >= 0) uc.isWrite = layout.isWrite;
-  const arch::PimUnitRun run = arch::pimUnitRun(uc, reads.perCycle, writes.perCycle);
+  // The replayed run, and the explorer's closed form beside it.
   j["prediction"] = {{"cycles", run.cycles},
                      {"tolerance", 0},
                      {"core_stops", run.coreStops},
                      {"activates", run.activates},
-                     {"explorer_cycles", d.unitCycles}};
+                     {"explorer_cycles", d.modelUnitCycles}};
   Json tensors = Json::array();
   for (size_t t = 0; t < nt; ++t) {
     const arch::TensorPlan& tp = plan.tensors[t];
@@ -469,14 +503,27 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   std::vector<std::string> all = listed;
   all.push_back("filelist.f");
   all.push_back("design.json");
-  files.push_back({"README.md", readme(plan, d, s, sh, all)});
+  files.push_back({"README.md", readme(plan, d, s, sh, all, run.cycles)});
 
   PimPackage p;
   p.files = std::move(files);
   p.predictedCycles = run.cycles;
-  p.explorerCycles = d.unitCycles;
+  p.explorerCycles = d.modelUnitCycles;
   p.streamWords = words;
   return p;
+}
+
+int64_t pimReplayCycles(const tc::Program& prog, const dataflow::StatementView& v,
+                        const dse::PimDesign& d, const dse::PimSystem& s,
+                        const dse::ExploreOptions& o) {
+  if (!pimBuildProblem(v, d, s, o).empty()) return -1;
+  return buildUnit(prog, d, s, o, "replay").run.cycles;
+}
+
+dse::PimExact pimExact(const tc::Program& prog, const dataflow::StatementView& v,
+                       const dse::PimSystem& s, const dse::ExploreOptions& o) {
+  if (s.access != dse::PimAccess::stream) return {};
+  return [&prog, v, s, o](const dse::PimDesign& d) { return pimReplayCycles(prog, v, d, s, o); };
 }
 
 } // namespace rubick::emit

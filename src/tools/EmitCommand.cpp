@@ -36,15 +36,17 @@ int emitPim(const tc::Program& prog, const dataflow::StatementView& v,
             const dse::ExploreOptions& eo, const dse::PimSystem& pim, const dse::Selection& sel,
             const std::string& output, const std::string& prefix, Overwrite how) {
   dse::checkPimSelection(sel);
-  const dse::PimDesign d = dse::selectPimDesign(v, pim, eo, sel.point, "emit");
+  const dse::PimDesign d =
+      dse::selectPimDesign(v, pim, eo, sel.point, "emit", emit::pimExact(prog, v, pim, eo));
   const std::string name = prefix.empty() ? emit::pimModuleName(prog.name, d.id) : prefix;
   const emit::PimPackage p = emit::packagePim(prog, v, d, pim, eo, name);
   emit::writeDirectory(output, p.files, how);
   std::cout << "PIM design " << d.id << ": " << pim.units << " units of " << d.unit.dataflow.p
             << "x" << d.unit.dataflow.q << ", " << dataflow::toSpec(d.unit.dataflow, d.share)
             << "\n"
-            << "the units' run " << d.unitCycles << " cycles (explorer); top module " << name
-            << "_pim; " << p.files.size() << " files in " << output << "\n";
+            << "the units' run " << d.unitCycles << " cycles" << (d.exact ? "" : " (explorer)")
+            << "; top module " << name << "_pim; " << p.files.size() << " files in " << output
+            << "\n";
   return 0;
 }
 

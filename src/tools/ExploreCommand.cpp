@@ -11,6 +11,7 @@
 #include "rubick/arch/Buildable.h"
 #include "rubick/dse/Report.h"
 #include "rubick/dse/Target.h"
+#include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/support/TextTable.h"
@@ -51,7 +52,7 @@ std::string compareLine(const tc::Program& prog, const dataflow::StatementView& 
   dse::ExploreOptions eo = makeExploreOptions(s, prog, v, o.input.file, name, &other);
   if (!other.enabled())
     throw Error(path, "--compare-target needs a PIM target (one with a 'pim' object)");
-  const dse::PimExploreResult r = dse::explorePim(v, other, eo);
+  const dse::PimExploreResult r = dse::explorePim(v, other, eo, emit::pimExact(prog, v, other, eo));
   if (r.designs.empty()) return "on " + name + " (" + path + "): no design fits\n";
   const dse::PimDesign& d = r.designs.front();
   return "on " + name + " (" + path + "): rank 1 " + d.id + " " + std::to_string(d.cycles) +
@@ -66,7 +67,7 @@ int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
   if (!o.csv.empty() || !o.plot.empty())
     throw Unsupported("explore",
                       "--csv and --plot are not written for PIM designs yet (--json is)");
-  const dse::PimExploreResult r = dse::explorePim(v, pim, eo);
+  const dse::PimExploreResult r = dse::explorePim(v, pim, eo, emit::pimExact(prog, v, pim, eo));
   if (r.spreads == 0) {
     std::string extents;
     for (size_t l = 0; l < v.extent.size(); ++l)

@@ -103,8 +103,8 @@ int verifyPimDesigns(const VerifyCli& o, const tc::Program& prog, size_t stmt,
                      const verify::Options& vo) {
   if (vo.dram) throw Error("--dram", "a PIM target's banks have their own timings");
   dse::checkPimSelection(sel);
-  std::vector<dse::PimDesign> designs =
-      dse::selectPimDesigns(v, pim, eo, sel.point, sel.all, "verify");
+  std::vector<dse::PimDesign> designs = dse::selectPimDesigns(
+      v, pim, eo, sel.point, sel.all, "verify", emit::pimExact(prog, v, pim, eo));
   const size_t ranked = designs.size();
   // --skip and --limit: a window of the ranking, as for other designs.
   designs.erase(designs.begin(),
@@ -147,7 +147,7 @@ int verifyPimDesigns(const VerifyCli& o, const tc::Program& prog, size_t stmt,
     std::printf("%-6s %-24s %9lld %9lld %9lld %6.1f%%  ", pass ? "PASS" : "FAIL", res.id.c_str(),
                 t ? static_cast<long long>(t->measured) : 0LL,
                 t ? static_cast<long long>(t->predicted) : 0LL,
-                static_cast<long long>(d.unitCycles), 100.0 * res.utilization());
+                static_cast<long long>(d.modelUnitCycles), 100.0 * res.utilization());
     if (o.timing) printTiming(res, t);
     std::printf("%s on %lld units of %lldx%lld\n", res.spec.c_str(),
                 static_cast<long long>(pim.units), static_cast<long long>(res.p),

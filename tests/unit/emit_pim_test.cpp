@@ -76,5 +76,33 @@ TEST(PimBuild, BuildsRankOneAndRefusesWithAReason) {
   EXPECT_GT(recurring, 0u);
 }
 
+TEST(PimBuild, ExploreRanksByTheReplayedRun) {
+  // With pimExact, every built design's units' run is the replay packagePim predicts (and
+  // verify holds the hardware to); the closed form stays beside it; the ranking is by it.
+  const tc::Program prog =
+      dataflow::test::program(dataflow::test::kGemm, {{"M", 8}, {"N", 6}, {"K", 4}});
+  const dataflow::StatementView v = dataflow::viewStatement(prog, 0);
+  const dse::PimSystem s = twoUnits();
+  const dse::PimExploreResult r = dse::explorePim(v, s, options(), pimExact(prog, v, s, options()));
+  ASSERT_FALSE(r.designs.empty());
+  for (size_t i = 0; i < r.designs.size(); ++i) {
+    const dse::PimDesign& d = r.designs[i];
+    SCOPED_TRACE(d.id);
+    EXPECT_TRUE(d.exact);
+    const PimPackage p = packagePim(prog, v, d, s, options(), "t");
+    EXPECT_EQ(d.unitCycles, p.predictedCycles);
+    EXPECT_EQ(d.modelUnitCycles, p.explorerCycles);
+    EXPECT_EQ(d.cycles, d.hostInCycles + d.unitCycles + d.hostOutCycles);
+    if (i > 0) {
+      EXPECT_LE(r.designs[i - 1].cycles, d.cycles);
+    }
+  }
+  // Without the hook the closed form is all there is.
+  for (const dse::PimDesign& d : dse::explorePim(v, s, options()).designs) {
+    EXPECT_FALSE(d.exact);
+    EXPECT_EQ(d.unitCycles, d.modelUnitCycles);
+  }
+}
+
 } // namespace
 } // namespace rubick::emit

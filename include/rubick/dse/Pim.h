@@ -11,6 +11,7 @@
 #include "rubick/frontend/Program.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -108,8 +109,10 @@ struct PimDesign {
   int64_t reduceUnits = 1; // units whose partial outputs the host sums (a reduction loop spread)
   int64_t cycles = 0;      // host inputs + the units' run + host outputs
   int64_t unitCycles = 0, hostInCycles = 0, hostOutCycles = 0;
-  int64_t bankBytes = 0; // read and written in the banks by all units
-  int64_t activates = 0; // rows opened by all units (dma units: estimated from full tiles)
+  int64_t modelUnitCycles = 0; // the closed form's units' run (unitCycles when not exact)
+  bool exact = false;          // unitCycles is the hardware's, replayed (PimExact)
+  int64_t bankBytes = 0;       // read and written in the banks by all units
+  int64_t activates = 0;       // rows opened by all units (dma units: estimated from full tiles)
   int64_t macs = 0;
   double bankFraction = 0; // bankBytes / (cycles x aggregate bank bytes per cycle)
   double intensity = 0;    // MACs per byte that must come from the banks (split inputs, once);
@@ -131,21 +134,25 @@ struct PimExploreResult {
 /// each with the best unit design of its share under `o`'s constraints (the unit's array,
 /// buffer and banks replace o's arrays, buffer and memory). Throws Unsupported for units of
 /// one PE.
+/// The units' run of a design as its hardware takes it, or -1 when unknown (not built): emit's
+/// pimExact gives one (dse builds no hardware). explorePim ranks by it where known.
+using PimExact = std::function<int64_t(const PimDesign&)>;
+
 PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s,
-                            const ExploreOptions& o);
+                            const ExploreOptions& o, const PimExact& exact = {});
 
 /// The PIM design `emit` and `verify` take: explorePim's rank 1, or with `point` the design of
 /// that ID ("UNITID/SPREAD", as explore lists it). Throws rubick::Error naming `command` when
 /// no design fits or none has the ID.
 PimDesign selectPimDesign(const dataflow::StatementView& v, const PimSystem& s,
                           const ExploreOptions& o, const std::optional<std::string>& point,
-                          const std::string& command);
+                          const std::string& command, const PimExact& exact = {});
 
 /// Every PIM design explorePim ranks (`all`), else selectPimDesign's one.
 std::vector<PimDesign> selectPimDesigns(const dataflow::StatementView& v, const PimSystem& s,
                                         const ExploreOptions& o,
                                         const std::optional<std::string>& point, bool all,
-                                        const std::string& command);
+                                        const std::string& command, const PimExact& exact = {});
 
 /// One line: the target's name and what its system is (units, arrays, banks, host).
 std::string describePim(const std::string& name, const PimSystem& s);

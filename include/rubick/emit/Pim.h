@@ -33,4 +33,15 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
                       const dse::PimDesign& d, const dse::PimSystem& s,
                       const dse::ExploreOptions& o, const std::string& name);
 
+/// The units' run of `d` as its hardware takes it (start to done, replayed exactly; what
+/// verify measures), or -1 when pimBuildProblem says it is not built.
+int64_t pimReplayCycles(const tc::Program& prog, const dataflow::StatementView& v,
+                        const dse::PimDesign& d, const dse::PimSystem& s,
+                        const dse::ExploreOptions& o);
+
+/// pimReplayCycles for every design of `v` (statement of `prog`) on `s`: explorePim's exact
+/// cycles.
+dse::PimExact pimExact(const tc::Program& prog, const dataflow::StatementView& v,
+                       const dse::PimSystem& s, const dse::ExploreOptions& o);
+
 } // namespace rubick::emit
