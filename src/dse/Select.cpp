@@ -63,8 +63,8 @@ void checkPimSelection(const Selection& s) {
       throw Error(
           flag,
           "with a PIM target a design is chosen by --point UNITID/SPREAD (as "
-          "`rubick explore` lists it), or is rank 1, or --all (with --skip, --limit) takes every "
-          "one");
+          "`rubick explore` lists it), or is rank 1 (verify: --all takes every one, with --skip, "
+          "--limit)");
   if (s.all && s.point) throw Error("--point", "give either --point or --all, not both");
   if (s.point && s.point->empty())
     throw Error("--point", "the design ID is empty; give one that `rubick explore` lists");
