@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 namespace rubick::dse {
 
@@ -71,8 +72,21 @@ std::vector<dataflow::FoundDataflow> spaceTimeMatrices(const StatementView& v,
   return matrices;
 }
 
-ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
+ExploreResult explore(const StatementView& v, const ExploreOptions& given) {
   InterruptScope interruptible; // a signal unwinds from the search (runParallel polls)
+  // The program's widths where the caller gives none (the CLI always does).
+  ExploreOptions filled;
+  const bool fill = given.constraints.elementBits.empty();
+  if (fill) {
+    filled = given;
+    for (const dataflow::AccessView& a : v.accesses)
+      filled.constraints.elementBits.push_back(a.elementBits);
+  }
+  const ExploreOptions& o = fill ? filled : given;
+  if (o.constraints.elementBits.size() != v.accesses.size())
+    throw std::invalid_argument("explore: " + std::to_string(o.constraints.elementBits.size()) +
+                                " element widths for " + std::to_string(v.accesses.size()) +
+                                " accesses");
   const Constraints& c = o.constraints;
   ExploreResult res;
   // 1. Space-time matrices with their entries.

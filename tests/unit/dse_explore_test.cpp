@@ -49,6 +49,22 @@ TEST(Explore, PruningIsLossless) {
   }
 }
 
+TEST(Explore, ElementWidthsDefaultToTheProgramsTypes) {
+  // No widths given: the accesses' own (the program's types), as if given; a wrong count is
+  // refused rather than read past.
+  dataflow::StatementView v = dataflow::test::gemm(4, 3, 5);
+  ExploreOptions none = gemmOptions();
+  none.constraints.elementBits.clear();
+  ExploreOptions given = gemmOptions();
+  given.constraints.elementBits.clear();
+  for (const dataflow::AccessView& a : v.accesses)
+    given.constraints.elementBits.push_back(a.elementBits);
+  expectSamePoints(explore(v, none), explore(v, given));
+  ExploreOptions wrong = gemmOptions();
+  wrong.constraints.elementBits = {32, 8};
+  EXPECT_THROW(explore(v, wrong), std::invalid_argument);
+}
+
 TEST(Explore, ConstraintsHold) {
   dataflow::StatementView v = dataflow::test::gemm(6, 5, 7);
   ExploreOptions o = gemmOptions();
