@@ -59,7 +59,9 @@ Result verifyPim(const tc::Program& prog, size_t stmt, const dse::PimDesign& d,
       loads += prog.tensors[a.tensor].elements();
     sd.simulatedCycles = pkg.predictedCycles + loads;
     sd.pes = s.units * r.p * r.q;
-    sd.stimulus = [&](uint64_t seed) { return stimulus(prog, stmt, v, seed); };
+    sd.stimulus = [&](uint64_t seed) {
+      return stimulus(prog, stmt, v, seed, eo.constraints.elementBits);
+    };
     simulate(std::move(sd), o, runtime, cores, r);
   } catch (const Error& e) {
     r.error = e.diag().message;

@@ -6,9 +6,27 @@
 
 namespace rubick::verify {
 
+namespace {
+
+// v as a two's complement number of `bits` bits.
+int64_t wrapTo(int64_t v, int64_t bits) {
+  if (bits >= 64) return v;
+  const uint64_t m = (uint64_t(1) << bits) - 1, u = uint64_t(v) & m;
+  return (u >> (bits - 1)) ? int64_t(u | ~m) : int64_t(u);
+}
+
+} // namespace
+
 std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
-                     uint64_t seed) {
+                     uint64_t seed, const std::vector<int64_t>& elementBits) {
   ref::TensorData data = ref::randomInputs(prog, stmt, seed);
+  // The hardware stores an input in its element width: a value past it is not one it can hold.
+  for (size_t a = 0; a < v.accesses.size() && a < elementBits.size(); ++a) {
+    const dataflow::AccessView& av = v.accesses[a];
+    if (av.write || elementBits[a] <= 0 || elementBits[a] >= av.elementBits) continue;
+    for (int64_t& x : data[av.tensor])
+      x = wrapTo(x, elementBits[a]);
+  }
   ref::TensorData inputs = data;
   ref::runStatement(prog, stmt, data);
   std::ostringstream os;

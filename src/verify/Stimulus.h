@@ -1,16 +1,20 @@
 #pragma once
 // The stimulus of one trial of a single statement (private to src/verify): random inputs of
-// every access from the seed, then the reference model's expected output.
+// every access from the seed, each wrapped to the width the hardware stores it in, then the
+// reference model's expected output from those inputs.
 
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/frontend/Program.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rubick::verify {
 
+/// `elementBits`: per access, the stored width (--dtype or a target's may be narrower than
+/// the declared type; empty: the declared types).
 std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
-                     uint64_t seed);
+                     uint64_t seed, const std::vector<int64_t>& elementBits);
 
 } // namespace rubick::verify

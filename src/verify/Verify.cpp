@@ -84,7 +84,9 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
         d.simulatedCycles += prog.tensors[a.tensor].elements();
     }
     d.pes = pt.dataflow.p * pt.dataflow.q;
-    d.stimulus = [&](uint64_t seed) { return stimulus(prog, stmt, v, seed); };
+    d.stimulus = [&](uint64_t seed) {
+      return stimulus(prog, stmt, v, seed, eo.constraints.elementBits);
+    };
     simulate(std::move(d), o, runtime, buildJobs, r);
   } catch (const Error& e) {
     r.error = e.diag().message;
