@@ -177,6 +177,10 @@ int64_t hostOnlyCycles(const dataflow::StatementView& v, const PimSystem& s,
   return ceilDiv(bytes, s.hostBytesPerCycle);
 }
 
+// Unit designs of a spread replayed when the hardware's replay is given: the first by the closed
+// form (a replay costs a walk of the core's cycles).
+constexpr size_t kPimReplayed = 4;
+
 PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s,
                             const ExploreOptions& o, const PimExact& exact) {
   // A scalar core has no array for the space-time mapping (every loop is in time).
@@ -225,19 +229,40 @@ PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s
     ExploreResult er = explore(w, uo);
     r.unitDesigns += er.stats.designs;
 
-    // The unit design with the fewest cycles, then the least bank traffic, then by ID.
+    // The unit designs by the closed form: fewest cycles, then the least bank traffic, then ID.
+    std::vector<std::pair<UnitCost, const DesignPoint*>> ranked;
+    for (const DesignPoint& d : er.points)
+      ranked.push_back({s.access == PimAccess::dma ? dmaCost(s, sp, d, w, bytes)
+                                                   : streamCost(s, sp, d, w, bytes),
+                        &d});
+    if (ranked.empty()) continue;
+    auto byModel = [](const auto& a, const auto& b) {
+      return std::tie(a.first.cycles, a.first.bankBytes, a.second->id) <
+             std::tie(b.first.cycles, b.first.bankBytes, b.second->id);
+    };
+    // With the hardware's replay, the first few by the closed form are replayed and the
+    // fastest taken (the closed form can be off where rows or write columns dominate).
+    const size_t tries = exact ? std::min<size_t>(kPimReplayed, ranked.size()) : 1;
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(tries),
+                      ranked.end(), byModel);
     std::optional<UnitCost> best;
     const DesignPoint* bestPoint = nullptr;
-    for (const DesignPoint& d : er.points) {
-      UnitCost c =
-          s.access == PimAccess::dma ? dmaCost(s, sp, d, w, bytes) : streamCost(s, sp, d, w, bytes);
-      if (best && std::tie(c.cycles, c.bankBytes, d.id) >=
-                      std::tie(best->cycles, best->bankBytes, bestPoint->id))
-        continue;
-      best = std::move(c);
-      bestPoint = &d;
+    int64_t bestCycles = 0;
+    bool bestExact = false;
+    for (size_t k = 0; k < tries; ++k) {
+      PimDesign probe;
+      probe.spread = u;
+      probe.share = w;
+      probe.unit = *ranked[k].second;
+      probe.placement = ranked[k].first.placement;
+      const int64_t x = exact ? exact(probe) : -1;
+      const int64_t cycles = x >= 0 ? x : ranked[k].first.cycles;
+      if (best && cycles >= bestCycles) continue;
+      best = ranked[k].first;
+      bestPoint = ranked[k].second;
+      bestCycles = cycles;
+      bestExact = x >= 0;
     }
-    if (!best) continue;
 
     PimDesign d;
     d.spread = u;
@@ -247,14 +272,9 @@ PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s
     d.placement = best->placement;
     d.reduceUnits = sp.reduceUnits;
     d.macs = macs;
-    d.unitCycles = d.modelUnitCycles = best->cycles;
-    if (exact) {
-      const int64_t x = exact(d);
-      if (x >= 0) {
-        d.unitCycles = x;
-        d.exact = true;
-      }
-    }
+    d.modelUnitCycles = best->cycles;
+    d.unitCycles = bestCycles;
+    d.exact = bestExact;
     d.bankBytes = s.units * best->bankBytes;
     d.activates = s.units * best->activates;
     // Inputs split over the units (and every input of a single unit) are resident: placed in
