@@ -1,16 +1,14 @@
 #include "rubick/emit/Pim.h"
 
 #include "PimTop.h"
+#include "PimUnit.h"
 #include "VerilogHostPorts.h"
 
 #include "rubick/arch/CoreReads.h"
 #include "rubick/arch/HostMap.h"
-#include "rubick/arch/PimUnitTiming.h"
 #include "rubick/arch/Plan.h"
-#include "rubick/dse/Schedule.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
-#include "rubick/support/Checked.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
@@ -40,10 +38,6 @@ Json wordRunsOf(const std::vector<std::pair<int64_t, int64_t>>& words) {
     k += static_cast<size_t>(n);
   }
   return runs;
-}
-
-bool streamedPlacement(PimPlacement p) {
-  return p == PimPlacement::banks || p == PimPlacement::replicated;
 }
 
 // Unit u's first iteration per loop: the spread loops' blocks, loop 0 counting fastest.
@@ -138,157 +132,12 @@ std::string pimModuleName(const std::string& program, const std::string& id) {
   return moduleName(program, safe);
 }
 
-std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesign& d,
-                            const dse::PimSystem& s, const dse::ExploreOptions& o) {
-  (void)o;
-  if (s.access != dse::PimAccess::stream)
-    return "PIM units with a DMA ('access': 'dma') are not built yet; explore ranks them";
-  for (size_t l = 0; l < d.spread.size(); ++l) {
-    if (v.extent[l] % d.spread[l] == 0) continue;
-    // The last units compute past the loop's end: harmless when some tensor is indexed by the
-    // loop alone over exactly its extent, so that those iterations touch no element of it (an
-    // input then gives zeros to their products, an output has nowhere to put them).
-    bool guarded = false;
-    for (const dataflow::AccessView& a : v.accesses)
-      for (size_t r = 0; r < a.coeffs.size(); ++r) {
-        bool alone = a.constant[r] == 0 && a.coeffs[r][l] == 1;
-        for (size_t k = 0; k < a.coeffs[r].size(); ++k)
-          alone &= k == l || a.coeffs[r][k] == 0;
-        guarded |= alone && a.shape.size() > r && a.shape[r] == v.extent[l];
-      }
-    if (!guarded)
-      return "loop " + v.loops[l] + " (" + std::to_string(v.extent[l]) + ") is spread over " +
-             std::to_string(d.spread[l]) +
-             " units, which does not divide it, and no tensor is indexed by it alone: the last "
-             "unit's iterations past its end would reach elements";
-  }
-  int64_t bits = 0;
-  bool any = false;
-  auto elementBits = [&](size_t a) {
-    return o.constraints.elementBits.size() > a && o.constraints.elementBits[a] > 0
-               ? o.constraints.elementBits[a]
-               : v.accesses[a].elementBits;
-  };
-  const int64_t columnBits = s.bank.bytesPerCycle * 8;
-  for (size_t a = 0; a < d.placement.size(); ++a) {
-    const dse::TensorMetrics& t = d.unit.metrics.tensors[a];
-    if (t.output && d.placement[a] != PimPlacement::buffer) {
-      // Written to the banks once each: partial sums that meet again would have to be read
-      // back from them.
-      const dse::Schedule sc = dse::schedule(d.share, d.unit.dataflow, d.unit.entries);
-      if (sc.tensors[a].recurs)
-        return "the output " + v.accesses[a].name +
-               " does not fit the unit's buffer, and its partial sums meet again across tiles: "
-               "reading them back from the banks is not built yet";
-      const int64_t ob = elementBits(a);
-      if (ob % 8 != 0 || columnBits % ob != 0)
-        return "an output word of " + std::to_string(ob) + " bits does not divide the bank's " +
-               std::to_string(s.bank.bytesPerCycle) + "-byte column";
-    }
-    if (t.output || !streamedPlacement(d.placement[a])) continue;
-    const int64_t b = elementBits(a);
-    if (any && b != bits)
-      return "the streamed inputs have different element widths (" + std::to_string(bits) +
-             " and " + std::to_string(b) + " bits)";
-    any = true;
-    bits = b;
-  }
-  if (!any) return "no input is read from the banks (every one fits the unit's buffers)";
-  if (bits % 8 != 0 || (s.bank.bytesPerCycle * 8) % bits != 0)
-    return "a streamed word of " + std::to_string(bits) + " bits does not divide the bank's " +
-           std::to_string(s.bank.bytesPerCycle) + "-byte column";
-  return {};
-}
-
-// A unit's hardware as numbers: its plan, which tensors stream, the core's reads and writes,
-// the stream's columns and the replayed run (shared by packagePim and pimReplayCycles).
-struct UnitBuild {
-  arch::Plan plan;
-  std::vector<char> streamed; // per tensor: 1 through the banks, 2 broadcast, 0 own buffer
-  std::vector<int> streamedIds;
-  int outId = -1; // the output, when it goes to the banks
-  detail::PimShape sh;
-  arch::CoreReads reads, writes;
-  int64_t wordsPerColumn = 1, outWordsPerColumn = 1, words = 0;
-  arch::StreamLayout layout;
-  arch::PimUnitRun run;
-};
-
-UnitBuild buildUnit(const tc::Program& prog, const dse::PimDesign& d, const dse::PimSystem& s,
-                    const dse::ExploreOptions& o, const std::string& name) {
-  UnitBuild b;
-  const dataflow::Dataflow& df = d.unit.dataflow;
-  b.plan = arch::makePlan(prog, d.share, df, d.unit.entries, o.constraints.elementBits, name);
-  const arch::Plan& plan = b.plan;
-  const size_t nt = plan.tensors.size();
-  std::vector<char>& streamed = b.streamed;
-  std::vector<int>& streamedIds = b.streamedIds;
-  detail::PimShape& sh = b.sh;
-  int& outId = b.outId;
-  streamed.assign(nt, 0);
-  for (size_t t = 0; t < nt; ++t) {
-    if (d.placement[t] == PimPlacement::broadcast) {
-      streamed[t] = 2;
-      sh.shared.push_back(static_cast<int>(t));
-    }
-    if (!streamedPlacement(d.placement[t])) continue;
-    streamed[t] = 1;
-    if (plan.tensors[t].output) {
-      outId = static_cast<int>(t);
-      sh.writePorts = static_cast<int64_t>(plan.tensors[t].ports.size());
-      sh.outWordBits = plan.tensors[t].elementBits;
-      continue;
-    }
-    streamedIds.push_back(static_cast<int>(t));
-    sh.streamPorts += static_cast<int64_t>(plan.tensors[t].ports.size());
-    sh.wordBits = plan.tensors[t].elementBits;
-  }
-  b.reads = arch::coreReads(plan, streamedIds);
-  b.writes = outId >= 0 ? arch::coreWrites(plan, outId) : arch::CoreReads{};
-  sh.units = s.units;
-  sh.banks = s.banksPerUnit;
-  sh.colBytes = s.bank.bytesPerCycle;
-  sh.rowCols = s.bank.rowBytes / s.bank.bytesPerCycle;
-  sh.tRCD = s.bank.tRCD;
-  sh.tRP = s.bank.tRP;
-  sh.tRAS = s.bank.tRAS;
-  sh.tCL = s.bank.tCL;
-  sh.readerDepth = dse::readAheadColumns(s);
-  b.wordsPerColumn = sh.colBytes * 8 / sh.wordBits;
-  b.outWordsPerColumn = sh.colBytes * 8 / sh.outWordBits;
-  b.words = static_cast<int64_t>(b.reads.reads.size());
-  sh.totalWrites = static_cast<int64_t>(b.writes.reads.size());
-  b.layout = arch::streamLayout(b.reads.perCycle, b.writes.perCycle, b.wordsPerColumn,
-                                b.outWordsPerColumn);
-  sh.runs = b.layout.runs;
-  sh.columns = b.layout.readColumns + b.layout.writeColumns;
-  sh.rows = std::max<int64_t>(1, ceilDiv(sh.columns, sh.rowCols * sh.banks));
-  // The units' run replayed cycle by cycle (exact: nothing depends on the data).
-  arch::PimUnitConfig uc;
-  uc.banks = sh.banks;
-  uc.rowCols = sh.rowCols;
-  uc.tRCD = sh.tRCD;
-  uc.tRP = sh.tRP;
-  uc.tRAS = sh.tRAS;
-  uc.tCL = sh.tCL;
-  uc.readerDepth = sh.readerDepth;
-  uc.wordsPerColumn = b.wordsPerColumn;
-  uc.ports = sh.streamPorts;
-  uc.columns = sh.columns;
-  uc.writePorts = sh.writePorts;
-  uc.outWordsPerColumn = b.outWordsPerColumn;
-  uc.writeDepth = detail::writeDepth(sh);
-  if (outId >= 0) uc.isWrite = b.layout.isWrite;
-  b.run = arch::pimUnitRun(uc, b.reads.perCycle, b.writes.perCycle);
-  return b;
-}
-
 PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
                       const dse::PimDesign& d, const dse::PimSystem& s,
                       const dse::ExploreOptions& o, const std::string& name) {
   const std::string problem = pimBuildProblem(v, d, s, o);
   if (!problem.empty()) throw Unsupported("emit", problem);
-  const UnitBuild b = buildUnit(prog, d, s, o, name);
+  const detail::UnitBuild b = detail::buildUnit(prog, d, s, o, name);
   const dataflow::Dataflow& df = d.unit.dataflow;
   const arch::Plan& plan = b.plan;
   const size_t nt = plan.tensors.size();
@@ -511,19 +360,6 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   p.explorerCycles = d.modelUnitCycles;
   p.streamWords = words;
   return p;
-}
-
-int64_t pimReplayCycles(const tc::Program& prog, const dataflow::StatementView& v,
-                        const dse::PimDesign& d, const dse::PimSystem& s,
-                        const dse::ExploreOptions& o) {
-  if (!pimBuildProblem(v, d, s, o).empty()) return -1;
-  return buildUnit(prog, d, s, o, "replay").run.cycles;
-}
-
-dse::PimExact pimExact(const tc::Program& prog, const dataflow::StatementView& v,
-                       const dse::PimSystem& s, const dse::ExploreOptions& o) {
-  if (s.access != dse::PimAccess::stream) return {};
-  return [&prog, v, s, o](const dse::PimDesign& d) { return pimReplayCycles(prog, v, d, s, o); };
 }
 
 } // namespace rubick::emit

@@ -113,34 +113,33 @@ int verifyPimDesigns(const VerifyCli& o, const tc::Program& prog, size_t stmt,
     designs.resize(static_cast<size_t>(*sel.limit));
   if (designs.empty())
     throw Error("--skip", "skips all " + std::to_string(ranked) + " ranked PIM designs");
-  // Nothing to simulate: unsupported, not failed.
-  std::string firstWhy;
-  size_t buildable = 0;
+  // What the hardware builds is simulated; nothing to simulate is unsupported, not failed.
+  std::vector<std::string> why;
+  std::vector<dse::PimDesign> built;
   for (const dse::PimDesign& d : designs) {
-    const std::string why = emit::pimBuildProblem(v, d, pim, eo);
-    buildable += why.empty();
-    if (firstWhy.empty()) firstWhy = why;
+    why.push_back(emit::pimBuildProblem(v, d, pim, eo));
+    if (why.back().empty()) built.push_back(d);
   }
-  if (!buildable)
+  if (built.empty())
     throw Unsupported("verify",
-                      (designs.size() > 1 ? "no design is built yet; the first: " : "") + firstWhy);
+                      (designs.size() > 1 ? "no design is built yet; the first: " : "") + why[0]);
+  double runtimeSeconds = 0;
+  const std::vector<verify::Result> results =
+      verify::verifyPim(prog, stmt, built, pim, eo, vo, &runtimeSeconds);
   std::printf("%s: %s\n%-6s %-24s %9s %9s %9s %7s  ", prog.statements[stmt].name.c_str(),
               prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted",
               "explorer", "util");
   if (o.timing) printTimingHeader();
   std::printf("unit dataflow\n");
-  size_t passed = 0, failed = 0, unbuilt = 0;
-  double runtimeSeconds = 0;
-  for (const dse::PimDesign& d : designs) {
-    const std::string why = emit::pimBuildProblem(v, d, pim, eo);
-    if (!why.empty()) {
+  size_t passed = 0, failed = 0, unbuilt = 0, next = 0;
+  for (size_t i = 0; i < designs.size(); ++i) {
+    const dse::PimDesign& d = designs[i];
+    if (!why[i].empty()) {
       ++unbuilt;
-      std::printf("%-6s %-24s not built: %s\n", "-", d.id.c_str(), why.c_str());
+      std::printf("%-6s %-24s not built: %s\n", "-", d.id.c_str(), why[i].c_str());
       continue;
     }
-    double rt = 0;
-    const verify::Result res = verify::verifyPim(prog, stmt, d, pim, eo, vo, &rt);
-    runtimeSeconds += rt;
+    const verify::Result& res = results[next++];
     const bool pass = res.pass();
     (pass ? passed : failed) += 1;
     const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();

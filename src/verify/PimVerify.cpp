@@ -21,22 +21,12 @@ namespace rubick::verify {
 
 namespace fs = std::filesystem;
 
-Result verifyPim(const tc::Program& prog, size_t stmt, const dse::PimDesign& d,
-                 const dse::PimSystem& s, const dse::ExploreOptions& eo, const Options& given,
-                 double* runtimeSeconds) {
-  InterruptScope interruptible;
-  const Options o = withAbsolutePaths(given);
-  const dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
-  const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
-  if (!problem.empty()) throw Unsupported("verify", problem);
-  const std::string pim = emit::pimBuildProblem(v, d, s, eo);
-  if (!pim.empty()) throw Unsupported("verify", pim);
-  prepareWork(o);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  Runtime runtime(runtimeRoot(o), cores);
-  const double rt = runtime.get(!o.wave.empty()).seconds;
-  if (runtimeSeconds) *runtimeSeconds = rt;
+namespace {
 
+// One design, emitted into WORK/<id> ('/' made '_') and simulated.
+Result verifyOnePim(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
+                    const dse::PimDesign& d, const dse::PimSystem& s, const dse::ExploreOptions& eo,
+                    const Options& o, Runtime& runtime, unsigned buildJobs) {
   Result r;
   r.id = d.id;
   r.spec = dataflow::toSpec(d.unit.dataflow, d.share);
@@ -62,11 +52,42 @@ Result verifyPim(const tc::Program& prog, size_t stmt, const dse::PimDesign& d,
     sd.stimulus = [&](uint64_t seed) {
       return stimulus(prog, stmt, v, seed, eo.constraints.elementBits);
     };
-    simulate(std::move(sd), o, runtime, cores, r);
+    simulate(std::move(sd), o, runtime, buildJobs, r);
   } catch (const Error& e) {
     r.error = e.diag().message;
   }
   return r;
+}
+
+} // namespace
+
+std::vector<Result> verifyPim(const tc::Program& prog, size_t stmt,
+                              const std::vector<dse::PimDesign>& designs, const dse::PimSystem& s,
+                              const dse::ExploreOptions& eo, const Options& given,
+                              double* runtimeSeconds) {
+  InterruptScope interruptible;
+  const Options o = withAbsolutePaths(given);
+  const dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
+  // Before anything is written: what the hardware does not build is not a failed design.
+  const std::string problem = arch::buildProblem(prog, v, eo.constraints.elementBits);
+  if (!problem.empty()) throw Unsupported("verify", problem);
+  for (const dse::PimDesign& d : designs) {
+    const std::string pim = emit::pimBuildProblem(v, d, s, eo);
+    if (!pim.empty()) throw Unsupported("verify", d.id + ": " + pim);
+  }
+  prepareWork(o);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  // One runtime for every design: its key runs the tools' --version once.
+  Runtime runtime(runtimeRoot(o), cores);
+  const double rt = designs.empty() ? 0 : runtime.get(!o.wave.empty()).seconds;
+  if (runtimeSeconds) *runtimeSeconds = rt;
+  std::vector<Result> results;
+  for (size_t i = 0; i < designs.size(); ++i) {
+    throwIfInterrupted();
+    results.push_back(verifyOnePim(prog, stmt, v, designs[i], s, eo, o, runtime, cores));
+    if (o.progress) o.progress(i + 1, designs.size());
+  }
+  return results;
 }
 
 } // namespace rubick::verify

@@ -6,17 +6,6 @@
 
 namespace rubick::verify {
 
-namespace {
-
-// v as a two's complement number of `bits` bits.
-int64_t wrapTo(int64_t v, int64_t bits) {
-  if (bits >= 64) return v;
-  const uint64_t m = (uint64_t(1) << bits) - 1, u = uint64_t(v) & m;
-  return (u >> (bits - 1)) ? int64_t(u | ~m) : int64_t(u);
-}
-
-} // namespace
-
 std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
                      uint64_t seed, const std::vector<int64_t>& elementBits) {
   ref::TensorData data = ref::randomInputs(prog, stmt, seed);
@@ -25,7 +14,7 @@ std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::State
     const dataflow::AccessView& av = v.accesses[a];
     if (av.write || elementBits[a] <= 0 || elementBits[a] >= av.elementBits) continue;
     for (int64_t& x : data[av.tensor])
-      x = wrapTo(x, elementBits[a]);
+      x = ref::wrap(x, static_cast<int>(elementBits[a]));
   }
   ref::TensorData inputs = data;
   ref::runStatement(prog, stmt, data);

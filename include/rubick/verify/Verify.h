@@ -95,14 +95,16 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
                                   const dse::ExploreOptions& explore, const Options& o,
                                   double* runtimeSeconds = nullptr);
 
-/// Verifies processing-in-memory design `d` of statement `stmt` on `s` (docs/pim.md): the
-/// emitted top of all units with a model of every unit's banks preloaded with its stream. A
-/// trial passes when every output element matches (the host adding the units' partial sums
-/// where a reduction loop is spread), no bank timing or protocol rule is broken, and the
-/// measured cycles are within design.json's tolerance of the explorer's. Throws Unsupported
-/// when the design cannot be built, rubick::Error as verifyDesigns does.
-Result verifyPim(const tc::Program& prog, size_t stmt, const dse::PimDesign& d,
-                 const dse::PimSystem& s, const dse::ExploreOptions& explore, const Options& o,
-                 double* runtimeSeconds = nullptr);
+/// Verifies processing-in-memory designs of statement `stmt` on `s` (docs/pim.md), one after
+/// another: each design's top of all units with a model of every unit's banks preloaded with
+/// its stream. A trial passes when every output element matches (the host adding the units'
+/// partial sums where a reduction loop is spread), no bank timing or protocol rule is broken,
+/// and the measured cycles equal design.json's prediction (the replayed run). Throws
+/// Unsupported, before anything is written, when a design is not built (emit::pimBuildProblem:
+/// the caller leaves those out), rubick::Error as verifyDesigns does.
+std::vector<Result> verifyPim(const tc::Program& prog, size_t stmt,
+                              const std::vector<dse::PimDesign>& designs, const dse::PimSystem& s,
+                              const dse::ExploreOptions& explore, const Options& o,
+                              double* runtimeSeconds = nullptr);
 
 } // namespace rubick::verify
