@@ -36,3 +36,14 @@ for problem in "gemv.tc M=4096,N=4096" "gemm.tc M=256,N=256,K=256"; do
       }'
   done
 done
+
+# The attention decode (docs/pim.md, "Attention decode"): its block, designs and run per preset.
+echo
+for target in aim hbm-pim; do
+  start=$EPOCHREALTIME
+  out=$("$rubick" explore examples/attention.tc --size L=1,S=2048,D=128 \
+    --target "designs/targets/$target.json" -q)
+  seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')
+  echo "attention decode S=2048 D=128 on $target ($seconds s):"
+  echo "$out" | sed -n 's/^decode: /  /p'
+done

@@ -25,21 +25,6 @@ using dse::PimPlacement;
 
 namespace {
 
-// Words as runs [t, e, n, stride]: n words t, e, e + stride, ...
-Json wordRunsOf(const std::vector<std::pair<int64_t, int64_t>>& words) {
-  Json runs = Json::array();
-  for (size_t k = 0; k < words.size();) {
-    const auto [t, e] = words[k];
-    int64_t n = 1, stride = 0;
-    if (t >= 0 && k + 1 < words.size() && words[k + 1].first == t) stride = words[k + 1].second - e;
-    while (k + n < words.size() && words[k + n].first == t && words[k + n].second == e + n * stride)
-      ++n;
-    runs.push_back({t, e, n, stride});
-    k += static_cast<size_t>(n);
-  }
-  return runs;
-}
-
 // Unit u's first iteration per loop: the spread loops' blocks, loop 0 counting fastest.
 IntVec unitOffset(const dse::PimDesign& d, int64_t u) {
   IntVec off(d.spread.size(), 0);
@@ -222,12 +207,12 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
                                  std::to_string(k) + " is not unit 0's shifted");
         }
       }
-      if (own) unitWords[std::to_string(u)] = wordRunsOf(ws);
+      if (own) unitWords[std::to_string(u)] = detail::wordRunsOf(ws);
     }
     for (size_t t = 0; t < nt; ++t)
       if (streamed[t] != 1) placeText[t].push_back(placesText(maps[t].elements));
   }
-  const Json wordRuns = wordRunsOf(base);
+  const Json wordRuns = detail::wordRunsOf(base);
 
   std::vector<File> files;
   std::vector<std::string> listed;

@@ -230,6 +230,39 @@ std::string sharedBanks(const arch::Plan& pl, const PimShape& s, const HostPort&
   return os.str();
 }
 
+std::string pimTopPorts(const PimTopPorts& p) {
+  const int64_t n = p.units;
+  std::ostringstream os;
+  os << "  input  wire clk,\n  input  wire rst,\n  input  wire start,\n"
+     << "  output wire busy,\n  output wire done,\n"
+     << "  input  wire host_we,\n"
+     << "  input  wire " << range(p.unitBits) << " host_wunit,\n"
+     << "  input  wire host_wall,\n"
+     << "  input  wire " << range(p.tensorBits) << " host_wtensor,\n"
+     << "  input  wire " << range(p.bankBits) << " host_wbank,\n"
+     << "  input  wire " << range(p.addressBits) << " host_waddr,\n"
+     << "  input  wire " << range(p.dataBits) << " host_wdata,\n"
+     << "  input  wire host_re,\n"
+     << "  input  wire " << range(p.unitBits) << " host_runit,\n"
+     << "  input  wire " << range(p.tensorBits) << " host_rtensor,\n"
+     << "  input  wire " << range(p.bankBits) << " host_rbank,\n"
+     << "  input  wire " << range(p.addressBits) << " host_raddr,\n"
+     << "  output " << (p.rdataReg ? "reg " : "wire") << " " << range(p.dataBits)
+     << " host_rdata,\n"
+     << "  output wire " << range(n) << " dram_row_valid,\n"
+     << "  output wire " << range(n) << " dram_row_act,\n"
+     << "  output wire " << range(n * p.bankSelectBits) << " dram_row_bank,\n"
+     << "  output wire " << range(n * p.rowBits) << " dram_row_addr,\n"
+     << "  output wire " << range(n) << " dram_col_valid,\n"
+     << "  output wire " << range(n * p.bankSelectBits) << " dram_col_bank,\n"
+     << "  output wire " << range(n * p.columnBits) << " dram_col_addr,\n"
+     << "  output wire " << range(n) << " dram_col_write,\n"
+     << "  output wire " << range(n * p.colBits) << " dram_wr_data,\n"
+     << "  input  wire " << range(n) << " dram_rd_valid,\n"
+     << "  input  wire " << range(n * p.colBits) << " dram_rd_data\n);\n\n";
+  return os.str();
+}
+
 std::string pimTopModule(const arch::Plan& pl, const PimShape& s) {
   const HostPort h = hostPort(pl);
   const int64_t n = s.units, uw = unitBits(s);
@@ -243,32 +276,8 @@ std::string pimTopModule(const arch::Plan& pl, const PimShape& s) {
                        " PIM stream units in lock-step, one host port, a command port per "
                        "unit's banks (unit u in bits [u*W +: W]).")
      << "module " << pl.name << "_pim (\n"
-     << "  input  wire clk,\n  input  wire rst,\n  input  wire start,\n"
-     << "  output wire busy,\n  output wire done,\n"
-     << "  input  wire host_we,\n"
-     << "  input  wire " << range(uw) << " host_wunit,\n"
-     << "  input  wire host_wall,\n"
-     << "  input  wire " << range(h.tensorBits) << " host_wtensor,\n"
-     << "  input  wire " << range(h.bankBits) << " host_wbank,\n"
-     << "  input  wire " << range(h.addressBits) << " host_waddr,\n"
-     << "  input  wire " << range(h.dataBits) << " host_wdata,\n"
-     << "  input  wire host_re,\n"
-     << "  input  wire " << range(uw) << " host_runit,\n"
-     << "  input  wire " << range(h.tensorBits) << " host_rtensor,\n"
-     << "  input  wire " << range(h.bankBits) << " host_rbank,\n"
-     << "  input  wire " << range(h.addressBits) << " host_raddr,\n"
-     << "  output reg  " << range(h.dataBits) << " host_rdata,\n"
-     << "  output wire " << range(n) << " dram_row_valid,\n"
-     << "  output wire " << range(n) << " dram_row_act,\n"
-     << "  output wire " << range(n * bkw) << " dram_row_bank,\n"
-     << "  output wire " << range(n * rw) << " dram_row_addr,\n"
-     << "  output wire " << range(n) << " dram_col_valid,\n"
-     << "  output wire " << range(n * bkw) << " dram_col_bank,\n"
-     << "  output wire " << range(n * caw) << " dram_col_addr,\n"
-     << "  output wire " << range(n) << " dram_col_write,\n"
-     << "  output wire " << range(n * colW) << " dram_wr_data,\n"
-     << "  input  wire " << range(n) << " dram_rd_valid,\n"
-     << "  input  wire " << range(n * colW) << " dram_rd_data\n);\n\n"
+     << pimTopPorts(
+            {n, uw, h.tensorBits, h.bankBits, h.addressBits, h.dataBits, bkw, rw, caw, colW, true})
      << "  wire " << range(n) << " unit_busy, unit_done, unit_ready;\n"
      << "  wire " << range(n * h.dataBits) << " unit_rdata;\n"
      << "  assign busy = |unit_busy;\n"

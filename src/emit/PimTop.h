@@ -44,6 +44,15 @@ int64_t unitBits(const PimShape& s);
 /// writing every cycle never waits for the column leaving in the same cycle.
 int64_t writeDepth(const PimShape& s);
 
+/// The ports of every PIM top (`<name>_pim`, an attention decode): control, the host port with
+/// its unit select, one command port per unit (unit u in bits [u*W +: W]); ends the port list.
+struct PimTopPorts {
+  int64_t units, unitBits, tensorBits, bankBits, addressBits, dataBits;
+  int64_t bankSelectBits, rowBits, columnBits, colBits;
+  bool rdataReg; // host_rdata is a reg
+};
+std::string pimTopPorts(const PimTopPorts& p);
+
 std::string pimUnitModule(const arch::Plan& plan, const PimShape& s);
 std::string pimTopModule(const arch::Plan& plan, const PimShape& s);
 

@@ -88,6 +88,48 @@ UnitBuild buildUnit(const tc::Program& prog, const dse::PimDesign& d, const dse:
   return b;
 }
 
+nlohmann::ordered_json wordRunsOf(const std::vector<std::pair<int64_t, int64_t>>& words) {
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (size_t k = 0; k < words.size();) {
+    const auto [t, e] = words[k];
+    int64_t n = 1, stride = 0;
+    if (t >= 0 && k + 1 < words.size() && words[k + 1].first == t) stride = words[k + 1].second - e;
+    while (k + n < words.size() && words[k + n].first == t && words[k + n].second == e + n * stride)
+      ++n;
+    runs.push_back({t, e, n, stride});
+    k += static_cast<size_t>(n);
+  }
+  return runs;
+}
+
+std::vector<std::vector<std::pair<int64_t, int64_t>>>
+unitStreams(const nlohmann::ordered_json& stream, int64_t units) {
+  auto expand = [](const nlohmann::ordered_json& runs) {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (const auto& run : runs) {
+      const int64_t t = run.at(0), e = run.at(1), n = run.at(2), stride = run.at(3);
+      for (int64_t i = 0; i < n; ++i)
+        out.push_back(t < 0 ? std::make_pair(t, t) : std::make_pair(t, e + i * stride));
+    }
+    return out;
+  };
+  const std::vector<std::pair<int64_t, int64_t>> base = expand(stream.at("words"));
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> out;
+  for (int64_t u = 0; u < units; ++u) {
+    const std::string key = std::to_string(u);
+    if (stream.contains("unit_words") && stream.at("unit_words").contains(key)) {
+      out.push_back(expand(stream.at("unit_words").at(key)));
+      continue;
+    }
+    std::vector<std::pair<int64_t, int64_t>> ws = base;
+    const auto& off = stream.at("unit_offsets").at(static_cast<size_t>(u));
+    for (auto& [t, e] : ws)
+      if (t >= 0) e += off.at(static_cast<size_t>(t)).get<int64_t>();
+    out.push_back(std::move(ws));
+  }
+  return out;
+}
+
 } // namespace detail
 
 std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesign& d,

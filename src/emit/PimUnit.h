@@ -11,6 +11,8 @@
 #include "rubick/dse/Pim.h"
 #include "rubick/frontend/Program.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -35,5 +37,13 @@ struct UnitBuild {
 /// Throws what arch::makePlan throws; call it on designs pimBuildProblem accepts.
 UnitBuild buildUnit(const tc::Program& prog, const dse::PimDesign& d, const dse::PimSystem& s,
                     const dse::ExploreOptions& o, const std::string& name);
+
+/// Stream words (tensor, element) as runs [t, e, n, stride]: n words t, e, e + stride, ...
+nlohmann::ordered_json wordRunsOf(const std::vector<std::pair<int64_t, int64_t>>& words);
+
+/// Every unit's words of a design.json "stream" (its "words" runs of unit 0, each unit's
+/// "unit_offsets" per tensor, or its own "unit_words"), as the harness reads them.
+std::vector<std::vector<std::pair<int64_t, int64_t>>>
+unitStreams(const nlohmann::ordered_json& stream, int64_t units);
 
 } // namespace rubick::emit::detail

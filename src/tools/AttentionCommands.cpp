@@ -5,6 +5,8 @@
 
 #include "rubick/attn/SelectPipeline.h"
 #include "rubick/emit/Attention.h"
+#include "rubick/emit/ModuleName.h"
+#include "rubick/emit/PimDecode.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/verify/Attention.h"
 
@@ -26,7 +28,53 @@ dse::Selection withChoices(const SearchOptions& search, SearchOptions& gemms,
   return s;
 }
 
+// One simulated design's report: `title`, its result line, problems and runtime; 0 when it
+// passed.
+int report(const std::string& title, const char* kind, int idWidth, const verify::Result& res,
+           const PipelineVerifyOptions& o, double runtimeSeconds) {
+  const bool pass = res.pass();
+  const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
+  std::printf("%s\n", title.c_str());
+  std::printf("%-6s %-*s %9s %9s  ", "result", idWidth, "id", "measured", "predicted");
+  if (o.timing) printTimingHeader();
+  std::printf("%s\n", kind[0] == 'p' ? "pipeline" : "designs");
+  std::printf("%-6s %-*s %9lld %9lld  ", pass ? "PASS" : "FAIL", idWidth, res.id.c_str(),
+              t ? static_cast<long long>(t->measured) : 0LL,
+              t ? static_cast<long long>(t->predicted) : 0LL);
+  if (o.timing) printTiming(res, t);
+  std::printf("%s\n", res.spec.c_str());
+  printProblems(res);
+  if (o.timing) printRuntime(runtimeSeconds);
+  std::printf("1 %s, %d trial(s): %s\n", kind, o.run.trials, pass ? "passed" : "failed");
+  return pass ? 0 : 1;
+}
+
+// The decode on PIM units has one design: selectors do not apply.
+void checkDecodeSelection(const dse::Selection& sel) {
+  const std::pair<const char*, bool> given[] = {{"--point", sel.point.has_value()},
+                                                {"--pipeline", sel.pipeline.has_value()},
+                                                {"--dataflow", sel.dataflow.has_value()},
+                                                {"--entries", !sel.entries.empty()},
+                                                {"--all", sel.all}};
+  for (const auto& [flag, on] : given)
+    if (on)
+      throw Error(flag, "an attention decode on PIM units is one design (per block, the fastest "
+                        "designs of the scores and the values that fit together): choose either "
+                        "design alone with --stmt S0 or --stmt S4");
+}
+
+emit::PimDecodePlan decodePlan(const tc::Program& prog, const PipelineSetup& setup) {
+  return emit::planPimDecode(prog, setup.form, setup.pim, setup.options.explore);
+}
+
 } // namespace
+
+std::string pimDecodeText(const tc::Program& prog, const PipelineSetup& setup) {
+  const emit::PimDecodePlan plan = decodePlan(prog, setup);
+  const emit::PimDecodePackage pkg = emit::packagePimDecode(prog, setup.form, plan, setup.pim,
+                                                            emit::moduleName(prog.name, "decode"));
+  return emit::describePimDecode(prog, setup.form, plan, pkg, setup.pim);
+}
 
 int emitPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
                  const dse::Selection& selection, const std::string& output,
@@ -34,6 +82,17 @@ int emitPipeline(const tc::Program& prog, const InputOptions& input, const Searc
   SearchOptions gemms;
   const dse::Selection sel = withChoices(search, gemms, selection);
   const PipelineSetup setup = pipelineSetup(prog, input, gemms);
+  if (setup.pim.enabled()) {
+    checkDecodeSelection(sel);
+    const emit::PimDecodePlan plan = decodePlan(prog, setup);
+    const std::string prefix = name.empty() ? emit::moduleName(prog.name, "decode") : name;
+    const emit::PimDecodePackage pkg =
+        emit::packagePimDecode(prog, setup.form, plan, setup.pim, prefix);
+    emit::writeDirectory(output, pkg.files.files, how);
+    std::cout << emit::describePimDecode(prog, setup.form, plan, pkg, setup.pim) << "top module "
+              << prefix << "_decode; " << pkg.files.files.size() << " files in " << output << "\n";
+    return 0;
+  }
   const attn::PipelinePoint p = attn::selectPipeline(prog, setup.form, setup.options, sel);
   const std::string prefix = name.empty() ? emit::moduleName(prog.name, p.id) : name;
   std::vector<emit::File> files = emit::attentionPackage(prog, setup.form, p, prefix);
@@ -49,11 +108,29 @@ int emitPipeline(const tc::Program& prog, const InputOptions& input, const Searc
   return 0;
 }
 
+namespace {
+
+int verifyDecode(const tc::Program& prog, const PipelineSetup& setup, const dse::Selection& sel,
+                 const PipelineVerifyOptions& o) {
+  checkDecodeSelection(sel);
+  if (o.run.dram) throw Error("--dram", "PIM units read their banks: there is no external memory");
+  const emit::PimDecodePlan plan = decodePlan(prog, setup);
+  const attn::AttentionForm& f = setup.form;
+  double runtimeSeconds = 0;
+  verify::Result res = verify::verifyPimDecode(prog, f, plan, setup.pim, o.run, &runtimeSeconds);
+  const std::string title = prog.name + ": attention decode on " + std::to_string(setup.pim.units) +
+                            " PIM units, S=" + std::to_string(f.s) + " D=" + std::to_string(f.d);
+  return report(title, "decode", 28, res, o, runtimeSeconds);
+}
+
+} // namespace
+
 int verifyPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
                    const PipelineVerifyOptions& o) {
   SearchOptions gemms;
   const dse::Selection sel = withChoices(search, gemms, o.selection);
   const PipelineSetup setup = pipelineSetup(prog, input, gemms);
+  if (setup.pim.enabled()) return verifyDecode(prog, setup, sel, o);
   if (o.run.dram && !setup.options.explore.constraints.memory.enabled()) // before the search
     throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
                           "'memory'");
@@ -61,23 +138,10 @@ int verifyPipeline(const tc::Program& prog, const InputOptions& input, const Sea
   const attn::AttentionForm& form = setup.form;
   double runtimeSeconds = 0;
   verify::Result res = verify::verifyAttention(prog, form, p, o.run, &runtimeSeconds);
-  const bool pass = res.pass();
-  const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
-  std::printf("%s: attention pipeline, L=%lld S=%lld D=%lld heads=%lld\n", prog.name.c_str(),
-              static_cast<long long>(form.l), static_cast<long long>(form.s),
-              static_cast<long long>(form.d), static_cast<long long>(form.heads));
-  std::printf("%-6s %-16s %9s %9s  ", "result", "id", "measured", "predicted");
-  if (o.timing) printTimingHeader();
-  std::printf("pipeline\n");
-  std::printf("%-6s %-16s %9lld %9lld  ", pass ? "PASS" : "FAIL", res.id.c_str(),
-              t ? static_cast<long long>(t->measured) : 0LL,
-              t ? static_cast<long long>(t->predicted) : 0LL);
-  if (o.timing) printTiming(res, t);
-  std::printf("%s\n", res.spec.c_str());
-  printProblems(res);
-  if (o.timing) printRuntime(runtimeSeconds);
-  std::printf("1 pipeline, %d trial(s): %s\n", o.run.trials, pass ? "passed" : "failed");
-  return pass ? 0 : 1;
+  const std::string title = prog.name + ": attention pipeline, L=" + std::to_string(form.l) +
+                            " S=" + std::to_string(form.s) + " D=" + std::to_string(form.d) +
+                            " heads=" + std::to_string(form.heads);
+  return report(title, "pipeline", 16, res, o, runtimeSeconds);
 }
 
 } // namespace rubick::cli

@@ -3,6 +3,7 @@
 // verify commands hand multi-statement programs here, as explore does).
 
 #include "InputOptions.h"
+#include "PipelineOptions.h"
 #include "SearchOptions.h"
 
 #include "rubick/attn/Pipeline.h"
@@ -13,6 +14,9 @@
 #include <string>
 
 namespace rubick::cli {
+
+/// An attention program on a PIM target: the decode's two designs and its run (explore's text).
+std::string pimDecodeText(const tc::Program& prog, const PipelineSetup& setup);
 
 /// Emits the pipeline the selectors choose (attn::selectPipeline) into `output` (replaced as
 /// `how` allows); `name` overrides the module prefix.

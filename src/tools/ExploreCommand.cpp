@@ -1,5 +1,6 @@
 // `rubick explore`: every legal dataflow of a statement, under constraints, ranked.
 
+#include "AttentionCommands.h"
 #include "Commands.h"
 #include "DataflowOptions.h"
 #include "InputOptions.h"
@@ -126,7 +127,12 @@ int runExplore(const ExploreCli& o) {
   if (wantsPipeline(prog, o.search)) {
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
       throw Error("explore", "--json, --csv and --plot are for single statements (use --stmt)");
-    attn::PipelineResult r = explorePipelines(prog, o.input, o.search);
+    const PipelineSetup setup = pipelineSetup(prog, o.input, o.search);
+    if (setup.pim.enabled()) {
+      std::cout << pimDecodeText(prog, setup);
+      return 0;
+    }
+    attn::PipelineResult r = attn::explorePipeline(prog, setup.form, setup.options);
     std::cout << pipelineTable(prog, r, o.top);
     if (!o.quiet) {
       double secs =

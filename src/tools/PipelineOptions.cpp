@@ -43,19 +43,14 @@ bool wantsPipeline(const tc::Program& prog, const SearchOptions& search) {
 PipelineSetup pipelineSetup(const tc::Program& prog, const InputOptions& input,
                             const SearchOptions& search) {
   auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
-  PipelineSetup setup{attn::recogniseAttention(prog, file), {}};
+  PipelineSetup setup{attn::recogniseAttention(prog, file), {}, {}};
   const attn::AttentionForm& form = setup.form;
   if (!search.dtype.empty())
     throw Error("--dtype", "attention pipelines take their element types from the program");
   std::string targetName;
   dataflow::StatementView v = dataflow::viewStatement(prog, form.score);
   attn::PipelineOptions& po = setup.options;
-  dse::PimSystem pim;
-  po.explore = makeExploreOptions(search, prog, v, input.file, targetName, &pim);
-  if (pim.enabled())
-    throw Unsupported(search.target,
-                      "attention pipelines on a PIM target are not modelled yet; explore one of "
-                      "its statements with --stmt (docs/pim.md)");
+  po.explore = makeExploreOptions(search, prog, v, input.file, targetName, &setup.pim);
   po.blockKeys = search.blockKeys;
   po.lanes = search.vectorLanes;
   po.rebind = [&input](const std::vector<std::pair<std::string, int64_t>>& sizes) {
@@ -71,6 +66,7 @@ PipelineSetup pipelineSetup(const tc::Program& prog, const InputOptions& input,
 attn::PipelineResult explorePipelines(const tc::Program& prog, const InputOptions& input,
                                       const SearchOptions& search) {
   PipelineSetup setup = pipelineSetup(prog, input, search);
+  if (setup.pim.enabled()) throw std::logic_error("explorePipelines: a PIM target");
   return attn::explorePipeline(prog, setup.form, setup.options);
 }
 

@@ -6,6 +6,7 @@
 #include "SearchOptions.h"
 
 #include "rubick/attn/Pipeline.h"
+#include "rubick/dse/Pim.h"
 
 #include <string>
 
@@ -18,6 +19,7 @@ bool wantsPipeline(const tc::Program& prog, const SearchOptions& search);
 struct PipelineSetup {
   attn::AttentionForm form;
   attn::PipelineOptions options; // refers to `input`, which must outlive it
+  dse::PimSystem pim;            // a PIM target's system: the attention decode (docs/pim.md)
 };
 PipelineSetup pipelineSetup(const tc::Program& prog, const InputOptions& input,
                             const SearchOptions& search);

@@ -56,6 +56,27 @@ std::vector<int64_t> matrixOf(const std::vector<int64_t>& t, const tc::Tensor& x
   return m;
 }
 
+// The work directory, the shared runtime and the interrupt scope of one simulated attention
+// design; `body(o, runtime, jobs, r)` builds and runs it into r (an Error: r.error).
+template <typename Body>
+Result withRuntime(const Options& given, double* runtimeSeconds, Body body) {
+  InterruptScope interruptible; // a signal now unwinds through the cleanups in simulate
+  const Options o = withAbsolutePaths(given);
+  prepareWork(o);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = o.jobs ? o.jobs : cores;
+  Runtime runtime(runtimeRoot(o), jobs);
+  const double rtSeconds = runtime.get(!o.wave.empty()).seconds;
+  if (runtimeSeconds) *runtimeSeconds = rtSeconds;
+  Result r;
+  try {
+    body(o, runtime, jobs, r);
+  } catch (const Error& e) {
+    r.error = e.diag().message;
+  }
+  return r;
+}
+
 } // namespace
 
 std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm& f,
@@ -95,58 +116,75 @@ std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm
 
 Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
                        const attn::PipelinePoint& p, const Options& given, double* runtimeSeconds) {
-  InterruptScope interruptible; // a signal now unwinds through the cleanups in simulate
-  const Options o = withAbsolutePaths(given);
-  if (o.dram && !p.memory.enabled())
+  if (given.dram && !p.memory.enabled())
     throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
                           "'memory'");
-  prepareWork(o);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned jobs = o.jobs ? o.jobs : cores;
-  Runtime runtime(runtimeRoot(o), jobs);
-  const double rtSeconds = runtime.get(!o.wave.empty()).seconds;
-  if (runtimeSeconds) *runtimeSeconds = rtSeconds;
+  return withRuntime(
+      given, runtimeSeconds, [&](const Options& o, Runtime& runtime, unsigned jobs, Result& r) {
+        r.id = p.id;
+        r.spec = attn::pipelineSpec(p); // what `verify --pipeline` takes, as a design's dataflow
+        r.p = p.g1.design.dataflow.p;
+        r.q = p.g1.design.dataflow.q;
+        r.macs = p.macs;
+        const std::string name = emit::moduleName(prog.name, p.id);
+        SimDesign d;
+        d.dir = fs::path(o.workDir) / p.id;
+        d.top = name + "_top";
+        d.files = emit::attentionPackage(prog, f, p, name);
+        d.faultyArray = "_g1_array.v"; // PE (0, 0) of GEMM 1
+        d.simulatedCycles = p.latency;
+        if (p.memory.enabled()) {
+          // Q, K, V and O in the harness's memory, moved by the pipeline's DMA engines; each trial
+          // places them differently, and the prediction follows.
+          d.harness = Harness::Memory;
+          auto plan = std::make_shared<const arch::MemoryPlan>(attn::withSteps(
+              attn::pipelineMemoryPlan(prog, f, p.blockKeys, p.memory, name), p.timing));
+          const arch::AxiOptions axi = arch::axiOptions(p.memory);
+          const dse::MemorySystem mem = p.memory;
+          const std::optional<arch::Dram> dram = o.dram;
+          d.runArgs = [plan, axi, mem, dram](uint64_t seed) {
+            return memoryRunArgs(*plan, axi, mem, dram, seed);
+          };
+          if (dram) d.simulatedCycles = arch::dramTiming(*plan, axi, mem, *dram).cycles;
+        } else {
+          // A trial loads every element through the host port, runs, and reads O back.
+          for (int t : {f.q, f.k, f.v, f.o})
+            d.simulatedCycles += prog.tensors[t].elements();
+        }
+        d.pes = p.g1.design.dataflow.p * p.g1.design.dataflow.q +
+                p.g2.design.dataflow.p * p.g2.design.dataflow.q;
+        d.stimulus = [&](uint64_t seed) { return attentionStimulus(prog, f, p.blockKeys, seed); };
+        simulate(std::move(d), o, runtime, jobs, r);
+      });
+}
 
-  Result r;
-  r.id = p.id;
-  r.spec = attn::pipelineSpec(p); // what `verify --pipeline` takes, as a design's dataflow
-  r.p = p.g1.design.dataflow.p;
-  r.q = p.g1.design.dataflow.q;
-  r.macs = p.macs;
-  try {
-    const std::string name = emit::moduleName(prog.name, p.id);
-    SimDesign d;
-    d.dir = fs::path(o.workDir) / p.id;
-    d.top = name + "_top";
-    d.files = emit::attentionPackage(prog, f, p, name);
-    d.faultyArray = "_g1_array.v"; // PE (0, 0) of GEMM 1
-    d.simulatedCycles = p.latency;
-    if (p.memory.enabled()) {
-      // Q, K, V and O in the harness's memory, moved by the pipeline's DMA engines; each trial
-      // places them differently, and the prediction follows.
-      d.harness = Harness::Memory;
-      auto plan = std::make_shared<const arch::MemoryPlan>(attn::withSteps(
-          attn::pipelineMemoryPlan(prog, f, p.blockKeys, p.memory, name), p.timing));
-      const arch::AxiOptions axi = arch::axiOptions(p.memory);
-      const dse::MemorySystem mem = p.memory;
-      const std::optional<arch::Dram> dram = o.dram;
-      d.runArgs = [plan, axi, mem, dram](uint64_t seed) {
-        return memoryRunArgs(*plan, axi, mem, dram, seed);
-      };
-      if (dram) d.simulatedCycles = arch::dramTiming(*plan, axi, mem, *dram).cycles;
-    } else {
-      // A trial loads every element through the host port, runs, and reads O back.
-      for (int t : {f.q, f.k, f.v, f.o})
-        d.simulatedCycles += prog.tensors[t].elements();
-    }
-    d.pes = p.g1.design.dataflow.p * p.g1.design.dataflow.q +
-            p.g2.design.dataflow.p * p.g2.design.dataflow.q;
-    d.stimulus = [&](uint64_t seed) { return attentionStimulus(prog, f, p.blockKeys, seed); };
-    simulate(std::move(d), o, runtime, jobs, r);
-  } catch (const Error& e) {
-    r.error = e.diag().message;
-  }
-  return r;
+Result verifyPimDecode(const tc::Program& prog, const attn::AttentionForm& f,
+                       const emit::PimDecodePlan& plan, const dse::PimSystem& s,
+                       const Options& given, double* runtimeSeconds) {
+  return withRuntime(
+      given, runtimeSeconds, [&](const Options& o, Runtime& runtime, unsigned jobs, Result& r) {
+        r.id = plan.scores.id + "+" + plan.values.id;
+        r.spec = "scores " + plan.scores.id + ", values " + plan.values.id + " x" +
+                 std::to_string(plan.blocks);
+        r.p = plan.scores.unit.dataflow.p;
+        r.q = plan.scores.unit.dataflow.q;
+        r.macs = (plan.scores.macs + plan.values.macs) * plan.blocks / s.units;
+        const std::string name = emit::moduleName(prog.name, "decode");
+        emit::PimDecodePackage pkg = emit::packagePimDecode(prog, f, plan, s, name);
+        SimDesign d;
+        d.dir = fs::path(o.workDir) / "decode";
+        d.top = name + "_decode";
+        d.files = std::move(pkg.files.files);
+        d.faultyArray = "_sc_array.v"; // PE (0, 0) of the scores' units
+        d.harness = Harness::Pim;
+        d.simulatedCycles =
+            pkg.files.predictedCycles + prog.tensors[f.q].elements() + prog.tensors[f.o].elements();
+        d.pes = s.units * (r.p * r.q + plan.values.unit.dataflow.p * plan.values.unit.dataflow.q);
+        d.stimulus = [&](uint64_t seed) {
+          return attentionStimulus(prog, f, plan.blockKeys, seed);
+        };
+        simulate(std::move(d), o, runtime, jobs, r);
+      });
 }
 
 } // namespace rubick::verify

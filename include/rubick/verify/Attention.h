@@ -6,6 +6,7 @@
 // and the cycles from start to done equal the pipeline's latency (attn::pipelineTiming).
 
 #include "rubick/attn/Pipeline.h"
+#include "rubick/emit/PimDecode.h"
 #include "rubick/verify/Verify.h"
 
 #include <string>
@@ -22,6 +23,14 @@ std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm
 /// or shared runtime cannot be made; emit and build failures are reported in Result::error.
 Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
                        const attn::PipelinePoint& p, const Options& o,
+                       double* runtimeSeconds = nullptr);
+
+/// Verifies an attention decode on PIM units (emit::packagePimDecode) like a PIM design: every
+/// unit's banks modelled and preloaded with its K and V, Q written, O read back. A trial passes
+/// when O equals ref::attentionFixed, no bank rule is broken and the cycles equal the decode's
+/// prediction. Throws as verifyAttention.
+Result verifyPimDecode(const tc::Program& prog, const attn::AttentionForm& f,
+                       const emit::PimDecodePlan& plan, const dse::PimSystem& s, const Options& o,
                        double* runtimeSeconds = nullptr);
 
 } // namespace rubick::verify
