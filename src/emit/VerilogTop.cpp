@@ -100,6 +100,7 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
   std::vector<std::string> writeValid, writeData;   // per streamed output bank
   std::ostringstream os;
   Unused unused;
+  bool hostWrites = false; // some bank takes the host's writes
   const int64_t tw = pl.tauBits, ew = timeWidth(pl), vw = validWidth(pl);
   const dse::Schedule& sch = pl.schedule;
   const size_t nd = std::max<size_t>(1, pl.outer.size());
@@ -533,6 +534,7 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
                  t.output);
         continue;
       }
+      hostWrites = true;
       std::string hostW = "host_we && (host_wtensor == " + ulit(ti, ts) +
                           ") && (host_wbank == " + ulit(p, bs) + ")";
       std::string hostR = "host_re && (host_rtensor == " + ulit(ti, ts) +
@@ -618,6 +620,12 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
     unused.add("host_waddr");
     unused.add("host_raddr");
     unused.add("host_wdata");
+    // A PIM core whose inputs all stream and whose output goes to the banks: nothing to write.
+    if (!hostWrites) {
+      unused.add("host_we");
+      unused.add("host_wtensor");
+      unused.add("host_wbank");
+    }
   }
   unused.add("step");
 

@@ -2,7 +2,9 @@
 # Usage: attention_lint.sh RUBICK [synth]
 # Emitted attention pipelines (one key block; several blocks with a partial last one; four
 # heads; transposed K and int8 O; vector units of 1, 2, 4 and 8 lanes, also more lanes than
-# query rows; Q, K, V and O in external memory, on a narrow and a wide bus): verilator --lint-only -Wall prints nothing, Icarus compiles them, a second emit
+# query rows; Q, K, V and O in external memory, on a narrow and a wide bus; the attention decode
+# on PIM units, and PIM designs of GEMV and GEMM): verilator --lint-only -Wall prints nothing,
+# Icarus compiles them, a second emit
 # gives the same bytes, and no file holds the output path. With `synth`,
 # Yosys synthesizes a small pipeline instead (seconds per pipeline).
 set -u
@@ -47,6 +49,11 @@ tests/sim/attention_kt_int8.tc --array 4x4 --block-keys 8 --vector-lanes 4
 examples/attention.tc --size L=3,S=5,D=2 --array 4x4 --vector-lanes 8
 examples/attention.tc --size L=4,S=16,D=4 --array 4x4 --vector-lanes 8 --mem-bandwidth 4 --mem-latency 20
 tests/sim/attention_kt_int8.tc --array 4x4 --block-keys 8 --vector-lanes 2 --mem-bandwidth 16 --mem-latency 100
+examples/attention.tc --size L=1,S=256,D=8 --target tests/sim/pim/rows.json
+examples/attention.tc --size L=1,S=64,D=16 --target aim
+examples/gemv.tc --size M=16,N=12 --target tests/sim/pim/rows.json
+examples/gemm.tc --size M=8,N=6,K=4 --target tests/sim/pim/out_banks.json
+examples/gemv.tc --size M=16,N=12 --target tests/sim/pim/two_banks_fast.json
 LIST
-echo "attention lint: $n pipelines"
+echo "attention lint: $n pipelines and PIM designs"
 exit $failed
