@@ -1,6 +1,6 @@
 // rubick's testbench for processing-in-memory designs (docs/pim.md), the per-design part: the
-// pins of the Verilated `<name>_pim` (--prefix Vdut): clk, rst, start, busy, done, the host
-// port with its unit select, and one DRAM command port per unit (ACT, PRE, RD and WR: a WR is
+// pins of the Verilated `<top>_axil` (--prefix Vdut): aclk, aresetn, the AXI4-Lite control and
+// host-window slaves, irq, and one DRAM command port per unit (ACT, PRE, RD and WR: a WR is
 // dram_col_valid with dram_col_write, its column on dram_wr_data). `rubick verify` writes it next
 // to every PIM design as dut.cpp; rubick_pim_harness.cpp, compiled once per work directory,
 // holds everything else, the bank models included. Only built-in types cross between the two,
@@ -67,40 +67,62 @@ void dutSetup(unsigned units, unsigned dataBits, unsigned bankSelectBits, unsign
   widths = {units, dataBits, bankSelectBits, rowBits, columnBits, colBytes};
 }
 
-void dutControl(bool rst, bool start) {
-  dut->model->rst = rst;
-  dut->model->start = start;
+void dutControl(bool rst) {
+  dut->model->aresetn = !rst;
 }
 
-// all: host_wall, the word into every unit's bank.
-void dutWrite(bool we, uint32_t unit, bool all, uint32_t tensor, uint32_t bank, uint32_t addr,
-              uint64_t data) {
+// Slave 0: the control registers (s_axil_*); 1: the host window (s_axil_host_*). The same
+// code for both, over their pins' names.
+#define RUBICK_AXIL_DRIVE(P)                                                                       \
+  do {                                                                                             \
+    m.P##awvalid = awvalid;                                                                        \
+    m.P##awaddr = awaddr;                                                                          \
+    m.P##wvalid = wvalid;                                                                          \
+    m.P##wdata = wdata;                                                                            \
+    m.P##wstrb = 0xF;                                                                              \
+    m.P##bready = bready;                                                                          \
+    m.P##arvalid = arvalid;                                                                        \
+    m.P##araddr = araddr;                                                                          \
+    m.P##rready = rready;                                                                          \
+  } while (0)
+#define RUBICK_AXIL_SAMPLE(P)                                                                      \
+  do {                                                                                             \
+    *awready = m.P##awready;                                                                       \
+    *wready = m.P##wready;                                                                         \
+    *bvalid = m.P##bvalid;                                                                         \
+    *bresp = m.P##bresp;                                                                           \
+    *arready = m.P##arready;                                                                       \
+    *rvalid = m.P##rvalid;                                                                         \
+    *rdata = m.P##rdata;                                                                           \
+    *rresp = m.P##rresp;                                                                           \
+  } while (0)
+
+void dutAxilDrive(unsigned slave, bool awvalid, uint32_t awaddr, bool wvalid, uint32_t wdata,
+                  bool bready, bool arvalid, uint32_t araddr, bool rready) {
   Vdut& m = *dut->model;
-  m.host_we = we;
-  m.host_wunit = unit;
-  m.host_wall = all;
-  m.host_wtensor = tensor;
-  m.host_wbank = bank;
-  m.host_waddr = addr;
-  // The host's data port may be wider than 64 bits (VlWide) or narrower than the element.
-  const unsigned w = widths.data < 64 ? widths.data : 64;
-  setField(m.host_wdata, 0, w, data);
-  if (widths.data > 64) setField(m.host_wdata, 64, widths.data - 64, 0);
+  if (slave == 0)
+    RUBICK_AXIL_DRIVE(s_axil_);
+  else
+    RUBICK_AXIL_DRIVE(s_axil_host_);
 }
 
-void dutRead(bool re, uint32_t unit, uint32_t tensor, uint32_t bank, uint32_t addr) {
-  Vdut& m = *dut->model;
-  m.host_re = re;
-  m.host_runit = unit;
-  m.host_rtensor = tensor;
-  m.host_rbank = bank;
-  m.host_raddr = addr;
+void dutAxilSample(unsigned slave, bool* awready, bool* wready, bool* bvalid, unsigned* bresp,
+                   bool* arready, bool* rvalid, uint32_t* rdata, unsigned* rresp) {
+  const Vdut& m = *dut->model;
+  if (slave == 0)
+    RUBICK_AXIL_SAMPLE(s_axil_);
+  else
+    RUBICK_AXIL_SAMPLE(s_axil_host_);
+}
+
+bool dutIrq() {
+  return dut->model->irq;
 }
 
 // The first half of a cycle: the clock low and the outputs settled (the DRAM commands do not
 // depend on the read data, so they do not wait for it).
 void dutSettle() {
-  dut->model->clk = 0;
+  dut->model->aclk = 0;
   dut->model->eval();
 }
 
@@ -151,17 +173,7 @@ void dutEdge(uint64_t cycle) {
   Vdut& m = *dut->model;
   m.eval();
   dump(2 * cycle);
-  m.clk = 1;
+  m.aclk = 1;
   m.eval();
   dump(2 * cycle + 1);
-}
-
-bool dutDone() {
-  return dut->model->done;
-}
-
-// host_rdata's low 64 bits, the cycle after host_re.
-uint64_t dutHostData() {
-  dut->model->eval();
-  return field(dut->model->host_rdata, 0, widths.data < 64 ? widths.data : 64);
 }

@@ -11,11 +11,13 @@
 // read (R) or a write (W) column by "runs" ([R_0, W_0], [R_1, W_1], ...: R_0 reads, W_0 writes,
 // ...; every column after the last run, and every column without "runs", is a read). The harness
 // fills each unit's R columns with its input words in the order the unit reads them and each W
-// column with the byte 0xA5 (so that a column the unit never writes cannot pass), writes every
-// on-chip input element into each of its places through the host port (once for all units,
-// with host_wall, where every unit holds a tensor at the same places), pulses start, waits for
-// done (with a cycle limit), then takes each output element from everywhere it was placed: read
-// through the host port from each unit that holds it on chip, and every word of the units' W
+// column with the byte 0xA5 (so that a column the unit never writes cannot pass), and drives
+// the design's memory-system host interface (`<top>_axil`): writes every on-chip input element
+// into each of its places through the AXI4-Lite host window (once for all units, with the
+// all-units bit, where every unit holds a tensor at the same places), writes START with the
+// interrupt enabled to the control slave, waits for irq (with a cycle limit), reads STATUS and
+// the CYCLES counter, then takes each output element from everywhere it was placed: read
+// through the host window from each unit that holds it on chip, and every word of the units' W
 // columns that names it (out_word_bits each, little-endian); the parts' sum (a reduction spread
 // over units leaves a partial sum in each), wrapped to element_bits, is compared with the
 // expected value from the stimulus. W column words that name no element (padding) must read 0.
@@ -25,8 +27,10 @@
 //   RESULT PASS|FAIL mismatches=N elements=M measured=C predicted=P sim_cycles=S sim_seconds=T
 // (A, R, W, V summed over the units; N counts wrong elements and wrong padding words). It exits 0
 // when every element and padding word matches, the banks saw no violation and the measured
-// cycles are within prediction.tolerance of prediction.cycles; 1 when not; 2 when design.json or
-// the stimulus cannot be used.
+// cycles (from the edge that samples start to done; irq shows a cycle later) are within
+// prediction.tolerance of prediction.cycles, STATUS.DONE is set, CYCLES counted the same
+// cycles and every AXI4-Lite access answered OKAY; 1 when not; 2 when design.json or the
+// stimulus cannot be used.
 
 #include "rubick_pim_bank.h"
 #include "rubick_sim_design.h"
@@ -48,18 +52,20 @@
 bool dutOpen(const char* wave);
 void dutSetup(unsigned units, unsigned dataBits, unsigned bankSelectBits, unsigned rowBits,
               unsigned columnBits, unsigned colBytes);
-void dutControl(bool rst, bool start);
-void dutWrite(bool we, uint32_t unit, bool all, uint32_t tensor, uint32_t bank, uint32_t addr,
-              uint64_t data);
-void dutRead(bool re, uint32_t unit, uint32_t tensor, uint32_t bank, uint32_t addr);
+void dutControl(bool rst);
+// AXI4-Lite slave `host` (0: control, 1: the host window): its inputs, and its outputs before
+// the edge.
+void dutAxilDrive(unsigned slave, bool awvalid, uint32_t awaddr, bool wvalid, uint32_t wdata,
+                  bool bready, bool arvalid, uint32_t araddr, bool rready);
+void dutAxilSample(unsigned slave, bool* awready, bool* wready, bool* bvalid, unsigned* bresp,
+                   bool* arready, bool* rvalid, uint32_t* rdata, unsigned* rresp);
+bool dutIrq();
 void dutSettle();
 void dutCommands(unsigned unit, bool* rowValid, bool* rowAct, uint32_t* rowBank, uint64_t* rowAddr,
                  bool* colValid, bool* colWrite, uint32_t* colBank, uint32_t* colAddr);
 void dutWriteData(unsigned unit, uint8_t* bytes);
 void dutDram(unsigned unit, bool valid, const uint8_t* bytes);
 void dutEdge(uint64_t cycle);
-bool dutDone();
-uint64_t dutHostData();
 void dutClose();
 
 namespace {
@@ -123,6 +129,8 @@ Design readPim(const nlohmann::json& j) {
       bad("widths: the unit, tensor, bank, address, bank_select and column fields "
           "must be at most 32 bits");
   if (!fits(d.units - 1, d.unitBits)) bad("widths.unit too narrow for the units");
+  if (4 + d.unitBits + d.tensorBits + d.bankBits + d.addressBits > 32)
+    bad("widths: the host window's addresses need more than 32 bits");
 
   const nlohmann::json& b = j.at("bank");
   d.bank.banks = b.at("banks");
@@ -395,17 +403,75 @@ public:
       }
       dutDram(u, m.dataValid(), m.data().data());
     }
+    for (unsigned k = 0; k < 2; ++k)
+      dutAxilSample(k, &lite[k].awready, &lite[k].wready, &lite[k].bvalid, &lite[k].bresp,
+                    &lite[k].arready, &lite[k].rvalid, &lite[k].rdata, &lite[k].rresp);
     dutEdge(cycle_++);
     for (PimBanks& m : banks_)
       m.tick();
   }
   uint64_t cycle() const { return cycle_; }
 
+  // Each AXI4-Lite slave's outputs as sampled before the last edge.
+  struct Lite {
+    bool awready = false, wready = false, bvalid = false, arready = false, rvalid = false;
+    unsigned bresp = 0, rresp = 0;
+    uint32_t rdata = 0;
+  } lite[2];
+
+  // One AXI4-Lite write to `slave` (address and data offered together); false if it did not
+  // complete within `limit` cycles or was answered with an error. Returns after the edge that
+  // follows the cycle BVALID was seen in.
+  bool write(unsigned slave, uint32_t addr, uint32_t data, uint64_t limit = 64) {
+    bool aw = true, w = true;
+    for (uint64_t i = 0; i < limit; ++i) {
+      dutAxilDrive(slave, aw, addr, w, data, true, false, 0, false);
+      tick();
+      if (aw && lite[slave].awready) aw = false;
+      if (w && lite[slave].wready) w = false;
+      if (lite[slave].bvalid && !aw && !w) {
+        dutAxilDrive(slave, false, 0, false, 0, false, false, 0, false);
+        return lite[slave].bresp == 0;
+      }
+    }
+    return false;
+  }
+
+  bool read(unsigned slave, uint32_t addr, uint32_t* data, uint64_t limit = 64) {
+    bool ar = true;
+    for (uint64_t i = 0; i < limit; ++i) {
+      dutAxilDrive(slave, false, 0, false, 0, false, ar, addr, true);
+      tick();
+      if (ar && lite[slave].arready) ar = false;
+      if (lite[slave].rvalid && !ar) {
+        dutAxilDrive(slave, false, 0, false, 0, false, false, 0, false);
+        *data = lite[slave].rdata;
+        return lite[slave].rresp == 0;
+      }
+    }
+    return false;
+  }
+
 private:
   std::vector<PimBanks>& banks_;
   std::vector<uint8_t> wrBytes_; // a WR's column
   uint64_t cycle_ = 0;
 };
+
+// The control registers (rtl_templates/rubick_axil_regs.v).
+constexpr uint32_t kCtrl = 0x00, kStatus = 0x04, kCyclesLo = 0x10, kCyclesHi = 0x14;
+
+// A host word's byte address in the host window (rtl_templates/rubick_axil_host.v): 8 bytes a
+// word, the word {all, unit, tensor, bank, address}.
+uint32_t windowAddress(const Design& d, bool all, uint32_t unit, uint32_t tensor, uint32_t bank,
+                       uint32_t addr) {
+  uint64_t w = all ? 1 : 0;
+  w = (w << d.unitBits) | unit;
+  w = (w << d.tensorBits) | tensor;
+  w = (w << d.bankBits) | bank;
+  w = (w << d.addressBits) | addr;
+  return uint32_t(w << 3);
+}
 
 uint64_t mask(int bits) {
   return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
@@ -459,13 +525,29 @@ int main(int argc, char** argv) {
   // sim_seconds covers every cycle sim_cycles counts, from reset to the last read.
   const auto t0 = std::chrono::steady_clock::now();
   Bench b(banks);
-  dutControl(true, false);
-  dutWrite(false, 0, false, 0, 0, 0, 0);
-  dutRead(false, 0, 0, 0, 0);
+  dutControl(true);
+  dutAxilDrive(0, false, 0, false, 0, false, false, 0, false);
+  dutAxilDrive(1, false, 0, false, 0, false, false, 0, false);
   b.tick();
   b.tick();
-  dutControl(false, false);
+  dutControl(false);
   b.reset = false;
+  // Every host access goes through the AXI4-Lite host window; a failed one fails the run.
+  size_t hostErrors = 0;
+  auto hostWrite = [&](bool all, uint32_t u, uint32_t t, uint32_t bank, uint32_t addr, uint64_t v) {
+    const uint32_t a = windowAddress(d, all, u, t, bank, addr);
+    bool ok = b.write(1, a, uint32_t(v));
+    if (d.dataBits > 32) ok = ok && b.write(1, a | 4, uint32_t(v >> 32));
+    if (!ok && hostErrors++ < 10) std::printf("host window write to 0x%x failed\n", a);
+  };
+  auto hostRead = [&](uint32_t u, uint32_t t, uint32_t bank, uint32_t addr) {
+    const uint32_t a = windowAddress(d, false, u, t, bank, addr);
+    uint32_t lo = 0, hi = 0;
+    bool ok = b.read(1, a, &lo);
+    if (d.dataBits > 32) ok = ok && b.read(1, a | 4, &hi);
+    if (!ok && hostErrors++ < 10) std::printf("host window read of 0x%x failed\n", a);
+    return (uint64_t(hi) << 32) | lo;
+  };
   for (size_t t = 0; t < ts.size(); ++t) {
     const Tensor& x = ts[t];
     const std::vector<Places>& pu = d.places[t];
@@ -476,21 +558,26 @@ int main(int argc, char** argv) {
       same = pu[u] == pu[0];
     for (unsigned u = 0; u < (same ? 1 : d.units); ++u)
       for (size_t e = 0; e < pu[u].size(); ++e)
-        for (const auto& [bank, addr] : pu[u][e]) {
-          dutWrite(true, u, same, uint32_t(t), bank, addr, uint64_t(x.values[e]) & mask(x.bits));
-          b.tick();
-        }
+        for (const auto& [bank, addr] : pu[u][e])
+          hostWrite(same, u, uint32_t(t), bank, addr, uint64_t(x.values[e]) & mask(x.bits));
   }
-  dutWrite(false, 0, false, 0, 0, 0, 0);
-  dutControl(false, true);
-  b.tick(); // the edge that samples start
+  // START with the interrupt enabled; the run ends when irq rises. The write returns after
+  // the edge at which the design samples start; irq shows one cycle after its done.
+  if (!b.write(0, kCtrl, 3) && hostErrors++ < 10) std::printf("the START write failed\n");
   const uint64_t started = b.cycle();
-  dutControl(false, false);
   const uint64_t limit = 2 * d.predicted + 10000;
-  while (!dutDone() && b.cycle() - started < limit)
+  while (!dutIrq() && b.cycle() - started < limit)
     b.tick();
-  const bool finished = dutDone();
-  const uint64_t measured = b.cycle() - started;
+  const bool finished = dutIrq();
+  const uint64_t measured = b.cycle() - started - 1;
+  // The control slave's view: DONE set, and the cycles it counted with the design busy.
+  uint32_t status = 0, cyclesLo = 0, cyclesHi = 0;
+  if (finished &&
+      !(b.read(0, kStatus, &status) && b.read(0, kCyclesLo, &cyclesLo) &&
+        b.read(0, kCyclesHi, &cyclesHi)) &&
+      hostErrors++ < 10)
+    std::printf("a control register read failed\n");
+  const uint64_t counted = (uint64_t(cyclesHi) << 32) | cyclesLo;
   size_t mismatches = 0, elements = 0;
   // The parts in the units' W columns, then those on chip.
   std::vector<std::vector<uint64_t>> sums(ts.size());
@@ -506,10 +593,7 @@ int main(int argc, char** argv) {
       for (unsigned u = 0; u < d.units && !d.places[t].empty(); ++u) {
         if (d.places[t][u][e].empty()) continue;
         const auto [bank, addr] = d.places[t][u][e][0];
-        dutRead(true, u, uint32_t(t), bank, addr);
-        b.tick();
-        dutRead(false, u, uint32_t(t), bank, addr);
-        sum += dutHostData();
+        sum += hostRead(u, uint32_t(t), bank, addr);
       }
       const int64_t got = rubick_sim::wrap(int64_t(sum), x.bits);
       const int64_t want = rubick_sim::wrap(x.values[e], x.bits);
@@ -535,9 +619,18 @@ int main(int argc, char** argv) {
   }
   const uint64_t off = measured > d.predicted ? measured - d.predicted : d.predicted - measured;
   const bool inTime = off <= d.tolerance;
-  const bool pass = finished && mismatches == 0 && violations == 0 && inTime;
+  const bool doneBit = (status & 1) != 0;
+  const bool counter = counted == measured;
+  const bool pass = finished && mismatches == 0 && violations == 0 && inTime && hostErrors == 0 &&
+                    doneBit && counter;
   if (!finished)
-    std::printf("done did not rise within %llu cycles\n", static_cast<unsigned long long>(limit));
+    std::printf("irq did not rise within %llu cycles\n", static_cast<unsigned long long>(limit));
+  else if (!doneBit)
+    std::printf("STATUS.DONE is not set after the interrupt (STATUS 0x%x)\n", status);
+  else if (!counter)
+    std::printf("CYCLES counted %llu cycles, the run took %llu\n",
+                static_cast<unsigned long long>(counted),
+                static_cast<unsigned long long>(measured));
   else if (!inTime)
     std::printf("measured %llu cycles, %llu from the predicted %llu (tolerance %llu)\n",
                 static_cast<unsigned long long>(measured), static_cast<unsigned long long>(off),

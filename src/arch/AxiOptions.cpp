@@ -1,6 +1,7 @@
 #include "rubick/arch/AxiOptions.h"
 
 #include <algorithm>
+#include <string>
 
 namespace rubick::arch {
 
@@ -11,6 +12,14 @@ AxiOptions axiOptions(const dse::MemorySystem& mem) {
   // Enough bursts in flight to cover the latency even when rows are one beat long.
   o.outstanding = std::clamp<int64_t>(mem.latency + 2, 2, 256);
   return o;
+}
+
+std::string axiBuildProblem(const dse::MemorySystem& mem) {
+  if (!mem.enabled() || mem.bytesPerCycle <= kMaxAxiBusBytes) return {};
+  return "a memory of " + std::to_string(mem.bytesPerCycle) +
+         " bytes a cycle needs a data bus wider than AXI4's widest (" +
+         std::to_string(kMaxAxiBusBytes) +
+         " bytes, 1024 bits): explored, but several memory ports are not built yet";
 }
 
 } // namespace rubick::arch

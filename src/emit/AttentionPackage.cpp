@@ -17,6 +17,7 @@
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
 
 #include <nlohmann/json.hpp>
 
@@ -255,6 +256,8 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
   std::optional<arch::MemoryPlan> mplan;
   std::optional<arch::MemoryTiming> mtiming;
   if (memory) {
+    const std::string axi = arch::axiBuildProblem(pt.memory);
+    if (!axi.empty()) throw Unsupported("emit", axi);
     mplan = attn::withSteps(attn::pipelineMemoryPlan(prog, f, pt.blockKeys, pt.memory, name),
                             pt.timing);
     mtiming = arch::memoryTiming(*mplan, arch::axiOptions(pt.memory), pt.memory);

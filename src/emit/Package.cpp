@@ -3,6 +3,7 @@
 #include "MemoryPackage.h"
 #include "ReadmeText.h"
 
+#include "rubick/arch/AxiOptions.h"
 #include "rubick/arch/HostMap.h"
 #include "rubick/arch/MemoryPlan.h"
 #include "rubick/arch/Plan.h"
@@ -179,7 +180,8 @@ std::vector<File> package(const tc::Program& prog, const dataflow::StatementView
                           const dse::DesignPoint& point, const dse::ExploreOptions& o,
                           const std::string& name) {
   if (!point.buffer.size.empty()) {
-    const std::string problem = arch::memoryBuildProblem(v, o.constraints.elementBits);
+    std::string problem = arch::axiBuildProblem(o.constraints.memory);
+    if (problem.empty()) problem = arch::memoryBuildProblem(v, o.constraints.elementBits);
     if (!problem.empty()) throw Unsupported("emit", problem);
     return detail::packageMemory(prog, v, point, o, name);
   }

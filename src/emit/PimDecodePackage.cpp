@@ -82,7 +82,8 @@ std::string runsText(const Words& words, const std::string& indent) {
 }
 
 std::string readme(const std::string& name, const PimDecodePlan& plan,
-                   const detail::DecodePhases& ph, const std::vector<std::string>& files) {
+                   const detail::DecodePhases& ph, const detail::PimTopPorts& ports,
+                   const std::vector<std::string>& files) {
   std::ostringstream os;
   const std::string top = name + "_decode";
   os << "# " << top << "\n\n"
@@ -99,11 +100,11 @@ std::string readme(const std::string& name, const PimDecodePlan& plan,
         "cycle after `host_re`). K and V lie in every unit's banks as `design.json` `stream` "
         "lists them, block by block: the block's K in `decode.score_rows` rows, then its V in "
         "`decode.value_rows` rows.\n\n"
-     << "## Files\n\n";
+     << detail::axilReadme(top, ports) << "## Files\n\n";
   for (const std::string& f : files)
     os << "- `" << f << "`\n";
   os << "\n## Checking\n\n"
-     << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "\n";
+     << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "_axil\n";
   return os.str();
 }
 
@@ -224,13 +225,16 @@ PimDecodePackage packagePimDecode(const tc::Program& prog, const attn::Attention
   std::map<std::string, std::string> rtl;
   for (const PimPackage* p : {&sc, &vu})
     for (const File& file : p->files)
-      if (file.path.rfind("rtl/", 0) == 0) rtl[file.path] = file.content;
+      if (file.path.rfind("rtl/", 0) == 0 && file.path.find("_pim_axil.v") == std::string::npos)
+        rtl[file.path] = file.content; // the decode has one host interface, its own
   for (const char* t : {"rubick_exp", "rubick_recip", "rubick_scale"}) {
     auto it = rtlTemplates().find(t);
     if (it == rtlTemplates().end()) throw Error("emit", std::string("internal: template ") + t);
     rtl[std::string("rtl/") + t + ".v"] = it->second;
   }
   rtl["rtl/" + name + "_decode.v"] = detail::decodeTopModule(top);
+  const detail::PimTopPorts ports = detail::decodePorts(top);
+  rtl["rtl/" + name + "_decode_axil.v"] = detail::pimAxilModule(name + "_decode", ports);
   std::vector<File> files;
   std::vector<std::string> listed;
   std::string filelist;
@@ -247,7 +251,10 @@ PimDecodePackage packagePimDecode(const tc::Program& prog, const attn::Attention
   j["id"] = plan.scores.id + "+" + plan.values.id;
   j["program"] = prog.name;
   j["statement"] = "attention decode";
-  j["top"] = name + "_decode";
+  j["top"] = name + "_decode_axil";
+  j["axil"] = {{"core", name + "_decode"},
+               {"control_address_bits", 8},
+               {"host_address_bits", detail::axilHostAddressBits(ports)}};
   j["units"] = n;
   j["decode"] = {{"scores", plan.scores.id},
                  {"values", plan.values.id},
@@ -333,7 +340,7 @@ PimDecodePackage packagePimDecode(const tc::Program& prog, const attn::Attention
   files.push_back({"design.json", json + "\n"});
   listed.push_back("filelist.f");
   listed.push_back("design.json");
-  files.push_back({"README.md", readme(name, plan, ph, listed)});
+  files.push_back({"README.md", readme(name, plan, ph, ports, listed)});
 
   PimDecodePackage out;
   out.files.files = std::move(files);

@@ -127,6 +127,11 @@ DecodePhases decodeCycles(const DecodeTop& t, int64_t scoreRun, int64_t valueRun
   return p;
 }
 
+PimTopPorts decodePorts(const DecodeTop& t) {
+  return {t.units,          t.unitBits, t.tensorBits, t.bankBits,     t.addressBits, t.dataBits,
+          t.bankSelectBits, t.rowBits,  t.columnBits, t.colBytes * 8, false};
+}
+
 std::string decodeTopModule(const DecodeTop& t) {
   const int64_t n = t.units, uw = t.unitBits;
   const int64_t bkw = t.bankSelectBits, rw = t.rowBits, caw = t.columnBits, colW = t.colBytes * 8;
@@ -151,8 +156,7 @@ std::string decodeTopModule(const DecodeTop& t) {
         "both.\n"
      << "`default_nettype none\n\n"
      << "module " << t.name << "_decode (\n"
-     << pimTopPorts({n, uw, t.tensorBits, t.bankBits, t.addressBits, t.dataBits, bkw, rw, caw, colW,
-                     false});
+     << pimTopPorts(decodePorts(t));
 
   // The tables of one block (every block's places are the same).
   const int64_t spw = uw + sc.bankBits + sc.addressBits;

@@ -3,6 +3,8 @@
 // scores' and the values' PIM tops sharing every unit's banks, and a sequencer with a one-lane
 // vector unit doing the softmax between them (include/rubick/emit/PimDecode.h).
 
+#include "PimTop.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -55,6 +57,9 @@ struct DecodeTop {
 };
 
 std::string decodeTopModule(const DecodeTop& t);
+
+/// The decode top's ports (a PIM top's).
+PimTopPorts decodePorts(const DecodeTop& t);
 
 /// The decode's run, start to done, given one run of each design's units: the sequencer's
 /// phases as decodeTopModule builds them (each one word a cycle), exactly.

@@ -99,11 +99,11 @@ std::string readme(const arch::Plan& plan, const dse::PimDesign& d, const dse::P
      << "3. Pulse `start`; wait for `done`.\n"
      << "4. Read every output element at its places (on chip, or in the write columns of the "
         "banks); where several units hold one (a spread reduction loop), add their words.\n\n"
-     << "## Files\n\n";
+     << detail::axilReadme(top, detail::pimPorts(plan, sh)) << "## Files\n\n";
   for (const std::string& f : files)
     os << "- `" << f << "`\n";
   os << "\n## Checking\n\n"
-     << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "\n\n"
+     << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "_axil\n\n"
      << "`rubick verify` with the flags that emitted this design simulates it with a model of "
         "every unit's banks that fails on any timing violation (docs/pim.md).\n";
   return os.str();
@@ -217,7 +217,8 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   std::vector<File> files;
   std::vector<std::string> listed;
   std::vector<std::string> templates = templatesUsed(plan);
-  for (const char* t : {"rubick_bank_stream", "rubick_stream_port", "rubick_clock_gate"})
+  for (const char* t : {"rubick_bank_stream", "rubick_stream_port", "rubick_clock_gate",
+                        "rubick_axil_regs", "rubick_axil_host"})
     templates.push_back(t);
   if (outId >= 0) templates.push_back("rubick_stream_wport");
   std::sort(templates.begin(), templates.end());
@@ -231,7 +232,8 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
       {"_array.v", arrayModule(plan)},
       {"_core.v", streamCoreModule(plan, streamed)},
       {"_unit.v", detail::pimUnitModule(plan, sh)},
-      {"_pim.v", detail::pimTopModule(plan, sh)}};
+      {"_pim.v", detail::pimTopModule(plan, sh)},
+      {"_pim_axil.v", detail::pimAxilModule(name + "_pim", detail::pimPorts(plan, sh))}};
   for (const auto& [suffix, text] : generated) {
     files.push_back({"rtl/" + name + suffix, text});
     listed.push_back("rtl/" + name + suffix);
@@ -248,7 +250,10 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   j["id"] = d.id;
   j["program"] = prog.name;
   j["statement"] = plan.statement;
-  j["top"] = name + "_pim";
+  j["top"] = name + "_pim_axil";
+  j["axil"] = {{"core", name + "_pim"},
+               {"control_address_bits", 8},
+               {"host_address_bits", detail::axilHostAddressBits(detail::pimPorts(plan, sh))}};
   j["units"] = s.units;
   Json spread = Json::array();
   for (size_t l = 0; l < d.spread.size(); ++l)

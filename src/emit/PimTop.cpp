@@ -231,7 +231,6 @@ std::string sharedBanks(const arch::Plan& pl, const PimShape& s, const HostPort&
 }
 
 std::string pimTopPorts(const PimTopPorts& p) {
-  const int64_t n = p.units;
   std::ostringstream os;
   os << "  input  wire clk,\n  input  wire rst,\n  input  wire start,\n"
      << "  output wire busy,\n  output wire done,\n"
@@ -249,7 +248,14 @@ std::string pimTopPorts(const PimTopPorts& p) {
      << "  input  wire " << range(p.addressBits) << " host_raddr,\n"
      << "  output " << (p.rdataReg ? "reg " : "wire") << " " << range(p.dataBits)
      << " host_rdata,\n"
-     << "  output wire " << range(n) << " dram_row_valid,\n"
+     << pimDramPorts(p);
+  return os.str();
+}
+
+std::string pimDramPorts(const PimTopPorts& p) {
+  const int64_t n = p.units;
+  std::ostringstream os;
+  os << "  output wire " << range(n) << " dram_row_valid,\n"
      << "  output wire " << range(n) << " dram_row_act,\n"
      << "  output wire " << range(n * p.bankSelectBits) << " dram_row_bank,\n"
      << "  output wire " << range(n * p.rowBits) << " dram_row_addr,\n"
@@ -261,6 +267,12 @@ std::string pimTopPorts(const PimTopPorts& p) {
      << "  input  wire " << range(n) << " dram_rd_valid,\n"
      << "  input  wire " << range(n * p.colBits) << " dram_rd_data\n);\n\n";
   return os.str();
+}
+
+PimTopPorts pimPorts(const arch::Plan& pl, const PimShape& s) {
+  const HostPort h = hostPort(pl);
+  return {s.units,           unitBits(s), h.tensorBits,  h.bankBits,     h.addressBits, h.dataBits,
+          bankSelectBits(s), rowBits(s),  columnBits(s), s.colBytes * 8, true};
 }
 
 std::string pimTopModule(const arch::Plan& pl, const PimShape& s) {
@@ -276,9 +288,8 @@ std::string pimTopModule(const arch::Plan& pl, const PimShape& s) {
                        " PIM stream units in lock-step, one host port, a command port per "
                        "unit's banks (unit u in bits [u*W +: W]).")
      << "module " << pl.name << "_pim (\n"
-     << pimTopPorts(
-            {n, uw, h.tensorBits, h.bankBits, h.addressBits, h.dataBits, bkw, rw, caw, colW, true})
-     << "  wire " << range(n) << " unit_busy, unit_done, unit_ready;\n"
+     << pimTopPorts(pimPorts(pl, s)) << "  wire " << range(n)
+     << " unit_busy, unit_done, unit_ready;\n"
      << "  wire " << range(n * h.dataBits) << " unit_rdata;\n"
      << "  assign busy = |unit_busy;\n"
      << "  assign done = &unit_done;\n\n"

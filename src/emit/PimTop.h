@@ -52,6 +52,21 @@ struct PimTopPorts {
   bool rdataReg; // host_rdata is a reg
 };
 std::string pimTopPorts(const PimTopPorts& p);
+/// The ports of `<plan.name>_pim`.
+PimTopPorts pimPorts(const arch::Plan& plan, const PimShape& s);
+/// The command ports alone (the end of pimTopPorts').
+std::string pimDramPorts(const PimTopPorts& p);
+
+/// The host window's byte address bits: 8 bytes a host word, then the word's address, bank,
+/// tensor, unit and an all-units bit (rtl_templates/rubick_axil_host.v).
+int64_t axilHostAddressBits(const PimTopPorts& p);
+/// `<top>_axil`: the PIM top `top` (a `_pim` or `_decode` module with pimTopPorts' ports)
+/// behind the memory system's host interface: `aclk`, `aresetn`, the AXI4-Lite control slave
+/// `s_axil_*` (rubick_axil_regs: start, status, interrupt, cycle counter), the AXI4-Lite host
+/// window `s_axil_host_*` onto its host port (rubick_axil_host), `irq`, and the command ports.
+std::string pimAxilModule(const std::string& top, const PimTopPorts& p);
+/// The README section on `<top>_axil`: its register map, host window and a run.
+std::string axilReadme(const std::string& top, const PimTopPorts& p);
 
 std::string pimUnitModule(const arch::Plan& plan, const PimShape& s);
 std::string pimTopModule(const arch::Plan& plan, const PimShape& s);

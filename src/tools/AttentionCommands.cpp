@@ -90,7 +90,8 @@ int emitPipeline(const tc::Program& prog, const InputOptions& input, const Searc
         emit::packagePimDecode(prog, setup.form, plan, setup.pim, prefix);
     emit::writeDirectory(output, pkg.files.files, how);
     std::cout << emit::describePimDecode(prog, setup.form, plan, pkg, setup.pim) << "top module "
-              << prefix << "_decode; " << pkg.files.files.size() << " files in " << output << "\n";
+              << prefix << "_decode_axil (AXI4-Lite; the decode alone: " << prefix << "_decode); "
+              << pkg.files.files.size() << " files in " << output << "\n";
     return 0;
   }
   const attn::PipelinePoint p = attn::selectPipeline(prog, setup.form, setup.options, sel);

@@ -45,8 +45,8 @@ int emitPim(const tc::Program& prog, const dataflow::StatementView& v,
             << "x" << d.unit.dataflow.q << ", " << dataflow::toSpec(d.unit.dataflow, d.share)
             << "\n"
             << "the units' run " << d.unitCycles << " cycles" << (d.exact ? "" : " (explorer)")
-            << "; top module " << name << "_pim; " << p.files.size() << " files in " << output
-            << "\n";
+            << "; top module " << name << "_pim_axil (AXI4-Lite; the units alone: " << name
+            << "_pim); " << p.files.size() << " files in " << output << "\n";
   return 0;
 }
 

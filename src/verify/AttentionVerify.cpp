@@ -12,6 +12,7 @@
 #include "rubick/ref/Attention.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Interrupt.h"
+#include "rubick/support/Unsupported.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -119,6 +120,8 @@ Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
   if (given.dram && !p.memory.enabled())
     throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
                           "'memory'");
+  const std::string axi = arch::axiBuildProblem(p.memory);
+  if (!axi.empty()) throw Unsupported("verify", axi);
   return withRuntime(
       given, runtimeSeconds, [&](const Options& o, Runtime& runtime, unsigned jobs, Result& r) {
         r.id = p.id;
@@ -173,7 +176,7 @@ Result verifyPimDecode(const tc::Program& prog, const attn::AttentionForm& f,
         emit::PimDecodePackage pkg = emit::packagePimDecode(prog, f, plan, s, name);
         SimDesign d;
         d.dir = fs::path(o.workDir) / "decode";
-        d.top = name + "_decode";
+        d.top = name + "_decode_axil";
         d.files = std::move(pkg.files.files);
         d.faultyArray = "_sc_array.v"; // PE (0, 0) of the scores' units
         d.harness = Harness::Pim;

@@ -40,7 +40,7 @@ Result verifyOnePim(const tc::Program& prog, size_t stmt, const dataflow::Statem
     std::string dir = d.id;
     std::replace(dir.begin(), dir.end(), '/', '_');
     sd.dir = fs::path(o.workDir) / dir;
-    sd.top = name + "_pim";
+    sd.top = name + "_pim_axil";
     sd.files = std::move(pkg.files);
     sd.faultyArray = "_array.v";
     sd.harness = Harness::Pim;

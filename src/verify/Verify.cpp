@@ -5,6 +5,7 @@
 #include "Simulate.h"
 #include "Stimulus.h"
 
+#include "rubick/arch/AxiOptions.h"
 #include "rubick/arch/Buildable.h"
 #include "rubick/arch/DramTiming.h"
 #include "rubick/arch/MemoryPlan.h"
@@ -110,7 +111,8 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
     throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
                           "'memory'");
   if (eo.constraints.memory.enabled()) {
-    const std::string why = arch::memoryBuildProblem(v, eo.constraints.elementBits);
+    std::string why = arch::axiBuildProblem(eo.constraints.memory);
+    if (why.empty()) why = arch::memoryBuildProblem(v, eo.constraints.elementBits);
     if (!why.empty()) throw Unsupported("verify", why);
   }
   // The reference model and the simulated memory hold every element (and without a memory

@@ -71,7 +71,8 @@ TEST(PimDecode, BlocksOfKeysAndTheirStreams) {
   const nlohmann::json j = designJson(pkg);
   ASSERT_FALSE(j.empty());
   EXPECT_EQ(j.at("kind"), "pim");
-  EXPECT_EQ(j.at("top"), "dec_decode");
+  EXPECT_EQ(j.at("top"), "dec_decode_axil");
+  EXPECT_EQ(j.at("axil").at("core"), "dec_decode");
   // Every unit's words cover its columns, and over all units every element of K and V is there
   // (selects 2 and 3), none outside the tensors.
   const nlohmann::json& st = j.at("stream");

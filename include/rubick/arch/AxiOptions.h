@@ -4,6 +4,7 @@
 #include "rubick/dse/Memory.h"
 
 #include <cstdint>
+#include <string>
 
 namespace rubick::arch {
 
@@ -17,5 +18,12 @@ struct AxiOptions {
 /// The AXI parameters for a memory: its bus width (at least 32 bits, AXI4-Lite's), bursts of
 /// its burst size, and enough bursts in flight to cover its latency.
 AxiOptions axiOptions(const dse::MemorySystem& mem);
+
+/// The widest AXI4 data bus, in bytes (1024 bits).
+inline constexpr int64_t kMaxAxiBusBytes = 128;
+
+/// Why a design with memory `mem` cannot be built (empty: it can): a bus wider than AXI4's
+/// widest. The explorer models such memories; emit and verify refuse them.
+std::string axiBuildProblem(const dse::MemorySystem& mem);
 
 } // namespace rubick::arch

@@ -118,13 +118,15 @@ int main(int argc, char** argv) {
     const std::string stimulus = verify::readFile(src / "stimulus.txt");
     verify::SimDesign d;
     d.dir = fs::path(o.workDir) / "toy_pim";
-    d.top = "toy_pim";
-    d.files = {
-        {"rtl/rubick_bank_stream.v", emit::rtlTemplates().at("rubick_bank_stream")},
-        {"rtl/rubick_stream_wport.v", emit::rtlTemplates().at("rubick_stream_wport")},
-        {"rtl/toy_pim.v", verify::readFile(src / "toy_pim.v")},
-        {"filelist.f", "rtl/rubick_bank_stream.v\nrtl/rubick_stream_wport.v\nrtl/toy_pim.v\n"},
-        {"design.json", design}};
+    d.top = "toy_pim_axil";
+    d.files = {{"rtl/rubick_bank_stream.v", emit::rtlTemplates().at("rubick_bank_stream")},
+               {"rtl/rubick_stream_wport.v", emit::rtlTemplates().at("rubick_stream_wport")},
+               {"rtl/rubick_axil_regs.v", emit::rtlTemplates().at("rubick_axil_regs")},
+               {"rtl/rubick_axil_host.v", emit::rtlTemplates().at("rubick_axil_host")},
+               {"rtl/toy_pim.v", verify::readFile(src / "toy_pim.v")},
+               {"filelist.f", "rtl/rubick_bank_stream.v\nrtl/rubick_stream_wport.v\n"
+                              "rtl/rubick_axil_regs.v\nrtl/rubick_axil_host.v\nrtl/toy_pim.v\n"},
+               {"design.json", design}};
     d.harness = verify::Harness::Pim;
     d.stimulus = [&](uint64_t) { return stimulus; };
     d.simulatedCycles = 30;
@@ -146,9 +148,13 @@ int main(int argc, char** argv) {
       // in 19 (its one word there), the last read in 20, taken in 23: done in 24.
       // design.json predicts 26 with a tolerance of 2.
       check(t.measured == 24 && t.predicted == 26, "measured 24 cycles, predicted 26");
-      // Reset 2, writes 4 (bias once with host_wall, offs once per unit), start 1, run 24,
-      // reads 6 (C once from each unit, T from all three; S from the banks, no host read).
-      check(t.simCycles == 37, "37 cycles in all (the bias written once for all units)");
+      // Everything through the AXI4-Lite slaves of toy_pim_axil: reset 2; 4 host-window writes
+      // (bias once for all units, offs once per unit) of 3 cycles each (AW and W, the write,
+      // B), the first one more (the window takes requests from the 2nd cycle after reset): 13;
+      // START 3; the run 24 and a cycle for irq; STATUS, CYCLES_LO, CYCLES_HI 2 each (R the
+      // cycle after AR); 6 host-window reads of 4 (AR, host_re, the top's data, R): C once from
+      // each unit, T from all three (S from the banks, no host read).
+      check(t.simCycles == 2 + 13 + 3 + 25 + 6 + 24, "73 cycles in all (the bias written once)");
       check(has(t.report, "PIM units=3 activates=15 reads=18 writes=9 violations=0\n"),
             "the PIM line");
     }

@@ -259,3 +259,115 @@ module toy_pim (
 endmodule
 
 `default_nettype wire
+
+// toy_pim behind the host interface rubick's PIM tops have (their emitted <top>_axil): the
+// AXI4-Lite control slave (rubick_axil_regs) and the AXI4-Lite host window (rubick_axil_host),
+// the testbench's only way in. Written by hand like toy_pim.
+`default_nettype none
+
+/* verilator lint_off DECLFILENAME */
+module toy_pim_axil (
+  input  wire         aclk,
+  input  wire         aresetn,
+  input  wire [  7:0] s_axil_awaddr,
+  input  wire         s_axil_awvalid,
+  output wire         s_axil_awready,
+  input  wire [ 31:0] s_axil_wdata,
+  input  wire [  3:0] s_axil_wstrb,
+  input  wire         s_axil_wvalid,
+  output wire         s_axil_wready,
+  output wire [  1:0] s_axil_bresp,
+  output wire         s_axil_bvalid,
+  input  wire         s_axil_bready,
+  input  wire [  7:0] s_axil_araddr,
+  input  wire         s_axil_arvalid,
+  output wire         s_axil_arready,
+  output wire [ 31:0] s_axil_rdata,
+  output wire [  1:0] s_axil_rresp,
+  output wire         s_axil_rvalid,
+  input  wire         s_axil_rready,
+  input  wire [ 10:0] s_axil_host_awaddr,
+  input  wire         s_axil_host_awvalid,
+  output wire         s_axil_host_awready,
+  input  wire [ 31:0] s_axil_host_wdata,
+  input  wire [  3:0] s_axil_host_wstrb,
+  input  wire         s_axil_host_wvalid,
+  output wire         s_axil_host_wready,
+  output wire [  1:0] s_axil_host_bresp,
+  output wire         s_axil_host_bvalid,
+  input  wire         s_axil_host_bready,
+  input  wire [ 10:0] s_axil_host_araddr,
+  input  wire         s_axil_host_arvalid,
+  output wire         s_axil_host_arready,
+  output wire [ 31:0] s_axil_host_rdata,
+  output wire [  1:0] s_axil_host_rresp,
+  output wire         s_axil_host_rvalid,
+  input  wire         s_axil_host_rready,
+  output wire         irq,
+  output wire [  2:0] dram_row_valid,
+  output wire [  2:0] dram_row_act,
+  output wire [  2:0] dram_row_bank,
+  output wire [ 89:0] dram_row_addr,
+  output wire [  2:0] dram_col_valid,
+  output wire [  2:0] dram_col_bank,
+  output wire [  2:0] dram_col_addr,
+  output wire [  2:0] dram_col_write,
+  output wire [191:0] dram_wr_data,
+  input  wire [  2:0] dram_rd_valid,
+  input  wire [191:0] dram_rd_data
+);
+  wire start, busy, done;
+  reg  done_q;
+  always @(posedge aclk) done_q <= aresetn & done;
+  wire [63:0] base_unused;
+  rubick_axil_regs #(.ADDR_W(8), .N_BASE(1)) regs (
+    .aclk(aclk), .aresetn(aresetn),
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready), .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
+    .start(start), .busy_in(busy), .done_in(done & ~done_q), .error_in(1'b0), .irq(irq),
+    .base_addr(base_unused));
+
+  wire host_we, host_wall, host_re, host_wbank, host_waddr, host_rbank, host_raddr;
+  wire [1:0] host_wunit, host_runit;
+  wire [2:0] host_wtensor, host_rtensor;
+  wire [31:0] host_wdata, host_rdata;
+  rubick_axil_host #(.ADDR_W(11), .UNIT_W(2), .TENSOR_W(3), .BANK_W(1), .AW(1), .DATA_W(32)) window (
+    .aclk(aclk), .aresetn(aresetn),
+    .s_axil_awaddr(s_axil_host_awaddr), .s_axil_awvalid(s_axil_host_awvalid),
+    .s_axil_awready(s_axil_host_awready), .s_axil_wdata(s_axil_host_wdata),
+    .s_axil_wstrb(s_axil_host_wstrb), .s_axil_wvalid(s_axil_host_wvalid),
+    .s_axil_wready(s_axil_host_wready), .s_axil_bresp(s_axil_host_bresp),
+    .s_axil_bvalid(s_axil_host_bvalid), .s_axil_bready(s_axil_host_bready),
+    .s_axil_araddr(s_axil_host_araddr), .s_axil_arvalid(s_axil_host_arvalid),
+    .s_axil_arready(s_axil_host_arready), .s_axil_rdata(s_axil_host_rdata),
+    .s_axil_rresp(s_axil_host_rresp), .s_axil_rvalid(s_axil_host_rvalid),
+    .s_axil_rready(s_axil_host_rready),
+    .busy_in(busy),
+    .host_we(host_we), .host_wunit(host_wunit), .host_wall(host_wall),
+    .host_wtensor(host_wtensor), .host_wbank(host_wbank), .host_waddr(host_waddr),
+    .host_wdata(host_wdata),
+    .host_re(host_re), .host_runit(host_runit), .host_rtensor(host_rtensor),
+    .host_rbank(host_rbank), .host_raddr(host_raddr), .host_rdata(host_rdata));
+
+  toy_pim core (
+    .clk(aclk), .rst(~aresetn), .start(start), .busy(busy), .done(done),
+    .host_we(host_we), .host_wunit(host_wunit), .host_wall(host_wall),
+    .host_wtensor(host_wtensor), .host_wbank(host_wbank), .host_waddr(host_waddr),
+    .host_wdata(host_wdata),
+    .host_re(host_re), .host_runit(host_runit), .host_rtensor(host_rtensor),
+    .host_rbank(host_rbank), .host_raddr(host_raddr), .host_rdata(host_rdata),
+    .dram_row_valid(dram_row_valid), .dram_row_act(dram_row_act), .dram_row_bank(dram_row_bank),
+    .dram_row_addr(dram_row_addr), .dram_col_valid(dram_col_valid),
+    .dram_col_bank(dram_col_bank), .dram_col_addr(dram_col_addr),
+    .dram_col_write(dram_col_write), .dram_wr_data(dram_wr_data),
+    .dram_rd_valid(dram_rd_valid), .dram_rd_data(dram_rd_data));
+
+  wire unused_ok = &{1'b0, base_unused};
+endmodule
+
+`default_nettype wire
