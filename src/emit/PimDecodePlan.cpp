@@ -67,17 +67,22 @@ std::string placementText(const dse::PimDesign& d, const dataflow::StatementView
   std::string s;
   for (size_t a = 0; a < v.accesses.size(); ++a)
     s += (a ? ", " : "") + v.accesses[a].name + " " + dse::toString(d.placement[a]);
+  if (d.reduceUnits > 1)
+    s +=
+        ", " + v.accesses.front().name + " summed over " + std::to_string(d.reduceUnits) + " units";
   return s;
 }
 
 } // namespace
 
 PimDecodePlan planPimDecode(const tc::Program& prog, const attn::AttentionForm& f,
-                            const dse::PimSystem& s, const dse::ExploreOptions& base) {
+                            const dse::PimSystem& s, const dse::ExploreOptions& base,
+                            const std::vector<int64_t>& blockKeys) {
   if (f.multiHead || f.l != 1)
     throw Unsupported("pim", "attention on PIM units is the decode: one query (L = 1) of one "
                              "head; this program has L = " +
-                                 std::to_string(f.l) + (f.multiHead ? " and heads" : ""));
+                                 std::to_string(f.l) +
+                                 (f.multiHead ? " and " + std::to_string(f.heads) + " heads" : ""));
   if (s.access != dse::PimAccess::stream)
     throw Unsupported("pim", "attention decode needs units that read their banks in place "
                              "('access': 'stream'); units with a DMA are not built yet");
@@ -88,9 +93,27 @@ PimDecodePlan planPimDecode(const tc::Program& prog, const attn::AttentionForm& 
   const int vBits = tc::bitWidth(prog.tensors[f.v].type);
   const int64_t maxKeys =
       ((int64_t(1) << (kAccBits - 1)) - 1) / (32767 * (int64_t(1) << (vBits - 1)));
+  std::vector<int64_t> sizes;
+  for (int64_t keys : blockKeys) {
+    if (keys < 1 || f.s % keys)
+      throw Error("--block-keys", "a block of " + std::to_string(keys) +
+                                      " keys does not divide S = " + std::to_string(f.s) +
+                                      " (the decode's blocks are equal)");
+    if (keys > maxKeys)
+      throw Error("--block-keys", "a block of " + std::to_string(keys) +
+                                      " keys lets U leave "
+                                      "int32 (at most " +
+                                      std::to_string(maxKeys) + " keys for " +
+                                      std::to_string(vBits) + "-bit V)");
+    sizes.push_back(keys);
+  }
+  if (sizes.empty())
+    for (int64_t keys = std::min(f.s, maxKeys); keys >= 1; --keys)
+      if (f.s % keys == 0) sizes.push_back(keys);
+  std::sort(sizes.rbegin(), sizes.rend());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   std::string why;
-  for (int64_t keys = std::min(f.s, maxKeys); keys >= 1; --keys) {
-    if (f.s % keys) continue;
+  for (int64_t keys : sizes) {
     PimDecodePlan plan;
     plan.block = withKeys(prog, f, keys);
     const dataflow::StatementView v0 = dataflow::viewStatement(plan.block, f.score);

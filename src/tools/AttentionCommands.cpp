@@ -64,7 +64,12 @@ void checkDecodeSelection(const dse::Selection& sel) {
 }
 
 emit::PimDecodePlan decodePlan(const tc::Program& prog, const PipelineSetup& setup) {
-  return emit::planPimDecode(prog, setup.form, setup.pim, setup.options.explore);
+  for (int64_t w : setup.options.lanes)
+    if (w != 1)
+      throw Error("--vector-lanes", "the attention decode's vector unit on PIM units has one "
+                                    "lane (docs/pim.md, \"Attention decode\")");
+  return emit::planPimDecode(prog, setup.form, setup.pim, setup.options.explore,
+                             setup.options.blockKeys);
 }
 
 } // namespace

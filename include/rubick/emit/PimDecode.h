@@ -32,8 +32,12 @@ struct PimDecodePlan {
 /// buffers) with V in the banks; each the fastest such. `base`: the target's constraints (its
 /// element widths are replaced: scores and U int32, E 16 bits). Throws Unsupported when the
 /// form is not a single query of one head or no block has both, saying why.
+/// `blockKeys`: the block sizes to consider (--block-keys), largest first; empty: every divisor
+/// of S. Throws rubick::Error naming --block-keys for a size that does not divide S or lets U
+/// leave int32.
 PimDecodePlan planPimDecode(const tc::Program& prog, const attn::AttentionForm& f,
-                            const dse::PimSystem& s, const dse::ExploreOptions& base);
+                            const dse::PimSystem& s, const dse::ExploreOptions& base,
+                            const std::vector<int64_t>& blockKeys = {});
 
 struct PimDecodeTiming {
   int64_t scores = 0, max = 0, exp = 0, values = 0, accumulate = 0, normalise = 0, total = 0;
