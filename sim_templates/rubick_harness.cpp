@@ -4,7 +4,8 @@
 //
 //   sim design.json stimulus.txt [--wave FILE.fst]
 //
-// It writes every input element into each of its bank places through the host port, pulses
+// It writes every input element (and the start values of an output that `+=` adds to, from the
+// stimulus's `initial` section) into each of its bank places through the host port, pulses
 // start, waits for done (with a cycle limit), reads every output element back and compares it
 // with the expected value from the stimulus (computed by rubick's reference model). It prints
 // the first mismatches with their indices and one line
@@ -60,12 +61,13 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--wave") wave = argv[i + 1];
   nlohmann::json j = nlohmann::json::parse(std::ifstream(argv[1]));
   std::vector<Tensor> ts = readDesign(j);
+  std::vector<std::vector<int64_t>> initial; // per tensor: an output's start values (`+=`)
   {
     std::vector<size_t> counts;
     for (const Tensor& x : ts)
       counts.push_back(x.places.size());
     std::vector<std::vector<int64_t>> values;
-    if (!rubick_sim::readStimulus(argv[2], counts, values)) return 2;
+    if (!rubick_sim::readStimulus(argv[2], counts, values, &initial)) return 2;
     for (size_t t = 0; t < ts.size(); ++t)
       ts[t].values = std::move(values[t]);
   }
@@ -83,13 +85,16 @@ int main(int argc, char** argv) {
   b.tick();
   b.tick();
   dutControl(false, false);
+  // Every input element into each of its places; an output with start values (`+=`) gets
+  // them in its places too.
   for (size_t t = 0; t < ts.size(); ++t) {
     const Tensor& x = ts[t];
-    if (x.output) continue;
+    if (x.output && initial[t].empty()) continue;
+    const std::vector<int64_t>& v = x.output ? initial[t] : x.values;
     const uint64_t mask = x.bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << x.bits) - 1;
     for (size_t e = 0; e < x.places.size(); ++e)
       for (const auto& [bank, addr] : x.places[e]) {
-        dutWrite(true, uint32_t(t), bank, addr, uint64_t(x.values[e]) & mask);
+        dutWrite(true, uint32_t(t), bank, addr, uint64_t(v[e]) & mask);
         b.tick();
       }
   }

@@ -31,17 +31,21 @@ inline std::string indexText(const std::string& name, const std::vector<int64_t>
   return name + s;
 }
 
-// The stimulus: "rubick-stimulus 1", then per tensor "tensor SELECT COUNT" (an input) or
-// "expect SELECT COUNT" (an output's expected values) and COUNT values, row-major. values[s]
-// receives tensor s's; COUNT must be counts[s]. False (with a message) when it does not match.
+// The stimulus: "rubick-stimulus 1", then per tensor "tensor SELECT COUNT" (an input),
+// "initial SELECT COUNT" (the start values of an output that `+=` adds to) or "expect SELECT
+// COUNT" (an output's expected values) and COUNT values, row-major. values[s] receives tensor
+// s's, initial[s] its start values (only where `initial` is given); COUNT must be counts[s].
+// False (with a message) when it does not match.
 inline bool readStimulus(const char* path, const std::vector<size_t>& counts,
-                         std::vector<std::vector<int64_t>>& values) {
+                         std::vector<std::vector<int64_t>>& values,
+                         std::vector<std::vector<int64_t>>* initial = nullptr) {
   std::ifstream st(path);
   std::string word;
   st >> word; // rubick-stimulus
   int version = 0;
   st >> version;
   values.resize(counts.size());
+  if (initial) initial->resize(counts.size());
   while (st >> word) {
     size_t sel = 0, count = 0;
     st >> sel >> count;
@@ -49,8 +53,13 @@ inline bool readStimulus(const char* path, const std::vector<size_t>& counts,
       std::fprintf(stderr, "stimulus does not match design.json (tensor %zu)\n", sel);
       return false;
     }
-    values[sel].resize(count);
-    for (int64_t& v : values[sel])
+    if (word == "initial" && !initial) {
+      std::fprintf(stderr, "stimulus: this testbench takes no start values (tensor %zu)\n", sel);
+      return false;
+    }
+    std::vector<int64_t>& into = word == "initial" ? (*initial)[sel] : values[sel];
+    into.resize(count);
+    for (int64_t& v : into)
       st >> v;
   }
   return true;

@@ -34,6 +34,9 @@ dataflow::Dataflow tileDataflow(const dataflow::Dataflow& d, const dataflow::Sta
 
 std::string memoryBuildProblem(const dataflow::StatementView& v,
                                const std::vector<int64_t>& elementBits) {
+  if (v.accumulates)
+    return "'+=' with an external memory (the DMA loading the output's start values) is not "
+           "built yet; without --mem-bandwidth the design is built";
   for (size_t i = 0; i < v.accesses.size(); ++i) {
     const dataflow::AccessView& a = v.accesses[i];
     const int64_t bits = i < elementBits.size() ? elementBits[i] : 8;

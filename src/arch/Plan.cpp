@@ -109,6 +109,9 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
   for (int64_t b : inBits)
     plan.productBits += b;
   plan.accumulatorBits = dse::accumulatorBits(v, inBits);
+  // `+=` adds to the output's start values: the sums need the output's width too (modulo
+  // 2^width they are then exact, as the output wraps to it).
+  if (v.accumulates) plan.accumulatorBits = std::max(plan.accumulatorBits, elementBits.front());
 
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     const dataflow::AccessView& av = v.accesses[a];
@@ -174,7 +177,8 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
         t.recurDims.push_back(static_cast<int>(o));
     }
     t.bufferRecurs = t.output && t.access < bufferRecurs.size() && bufferRecurs[t.access];
-    t.recurs = t.output && (!t.recurDims.empty() || t.bufferRecurs);
+    t.accumulates = t.output && v.accumulates;
+    t.recurs = t.output && (!t.recurDims.empty() || t.bufferRecurs || t.accumulates);
     t.addressBits = bitsFor(t.depth);
     plan.tensors.push_back(std::move(t));
   }

@@ -19,6 +19,7 @@ StatementView viewStatement(const tc::Program& program, size_t stmt) {
   StatementView v;
   v.statement = s.name;
   v.signature = s.text;
+  v.accumulates = s.readsOutput();
   for (const tc::Loop& l : s.loops) {
     v.loops.push_back(l.name);
     v.extent.push_back(l.hi - l.lo);

@@ -159,6 +159,8 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
         }
       }
       t.recurs |= a < bufferRecurs.size() && bufferRecurs[a];
+      // `+=`: every element's first visit adds to the value already in the bank.
+      t.recurs |= v.accumulates;
       t.treeDepth = treeDepth(ir::fanout(e.kind, d.p, d.q));
       const int64_t dd = t.treeDepth;
       if (heldEntry(e.kind)) {

@@ -137,6 +137,9 @@ std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesi
   (void)o;
   if (s.access != dse::PimAccess::stream)
     return "PIM units with a DMA ('access': 'dma') are not built yet; explore ranks them";
+  if (v.accumulates)
+    return "'+=' on PIM units (the output's start values added once over the units) is not "
+           "built yet";
   for (size_t l = 0; l < d.spread.size(); ++l) {
     if (v.extent[l] % d.spread[l] == 0) continue;
     // The last units compute past the loop's end: harmless when some tensor is indexed by the

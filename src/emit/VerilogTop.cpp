@@ -270,7 +270,10 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
        << "_base), .base_prev(" << id << "_base_p));\n";
     if (!overlap) unused.add(id + "_base_p");
     std::string first = "1'b1", firstP = "1'b1";
-    if (t.recurs) {
+    if (t.accumulates) {
+      // `+=`: the host wrote the output's start values; every visit adds to the bank.
+      first = firstP = "1'b0";
+    } else if (t.recurs) {
       first = id + "_first";
       firstP = id + "_first_p";
       for (const std::string& f : {first, firstP}) {

@@ -155,6 +155,8 @@ TensorData randomInputs(const tc::Program& prog, size_t stmt, uint64_t seed) {
   std::vector<bool> read(prog.tensors.size(), false);
   for (const tc::Access& a : prog.statements.at(stmt).reads)
     read[a.tensor] = true;
+  // `+=` and the like read the output's old value: it gets values too.
+  if (prog.statements.at(stmt).readsOutput()) read[prog.statements.at(stmt).write.tensor] = true;
   for (size_t t = 0; t < prog.tensors.size(); ++t) {
     const tc::Tensor& ten = prog.tensors[t];
     int64_t n = 1;

@@ -22,6 +22,12 @@ std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::State
   os << "rubick-stimulus 1\n";
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     const dataflow::AccessView& av = v.accesses[a];
+    // `+=`: the output's start values, which the testbench writes into its places.
+    if (av.write && v.accumulates) {
+      os << "initial " << a << " " << inputs[av.tensor].size() << "\n";
+      for (int64_t x : inputs[av.tensor])
+        os << x << "\n";
+    }
     const std::vector<int64_t>& values = av.write ? data[av.tensor] : inputs[av.tensor];
     os << (av.write ? "expect " : "tensor ") << a << " " << values.size() << "\n";
     for (int64_t x : values)

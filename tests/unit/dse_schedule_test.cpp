@@ -103,3 +103,37 @@ TEST(Schedule, ChainEndClosedFormMatchesWalk) {
 
 } // namespace
 } // namespace rubick::dse
+
+namespace rubick::dse {
+namespace {
+
+// `+=` (StatementView::accumulates): every design's output recurs, so its first visit reads the
+// bank (the start values) and the tile's timing takes that read; the same design of `+=!`
+// recurs only along outer dimensions that do not move the output.
+TEST(Schedule, AccumulatingOutputsAlwaysRecur) {
+  dataflow::StatementView v = dataflow::test::gemm(6, 5, 7);
+  ExploreOptions o;
+  o.constraints.arrays = {{4, 4}};
+  o.constraints.elementBits = {32, 8, 8};
+  o.threads = 1;
+  const ExploreResult r = explore(v, o);
+  ASSERT_FALSE(r.points.empty());
+  dataflow::StatementView acc = v;
+  acc.accumulates = true;
+  size_t plainRecurring = 0;
+  for (const DesignPoint& p : r.points) {
+    const Schedule plain = schedule(v, p.dataflow, p.entries);
+    const Schedule s = schedule(acc, p.dataflow, p.entries);
+    EXPECT_TRUE(s.tensors[0].recurs) << p.id;
+    plainRecurring += plain.tensors[0].recurs ? 1 : 0;
+    // Reading the start value never makes the tile shorter.
+    EXPECT_GE(s.tileCycles, plain.tileCycles) << p.id;
+    if (plain.tensors[0].recurs) {
+      EXPECT_EQ(s.tileCycles, plain.tileCycles) << p.id;
+    }
+  }
+  EXPECT_LT(plainRecurring, r.points.size()); // some designs change
+}
+
+} // namespace
+} // namespace rubick::dse

@@ -70,6 +70,7 @@ struct TensorPlan {
   bool recurs = false;          // outputs: partial sums meet in the bank across tiles
   bool bufferRecurs = false;    // ... also across buffer tiles (the controller says when to add)
   std::vector<int> recurDims;   // outer dims along which it recurs (first visit: all zero)
+  bool accumulates = false;     // `+=`: no first visit, the bank holds the output's start values
 };
 
 struct Plan {

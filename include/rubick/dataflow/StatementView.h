@@ -32,6 +32,9 @@ struct StatementView {
   /// and accesses, what identifies the computation (design IDs hash it). Last, so that
   /// aggregate initialisers of the fields above keep their meaning.
   std::string signature;
+  /// `+=` (or another operator that reads the output's old value): the output starts from its
+  /// given values instead of the reduction's identity.
+  bool accumulates = false;
   size_t loopIndex(const std::string& name) const; // loops.size() when absent
 };
 
