@@ -1,24 +1,30 @@
-// rubick_add_tree: pipelined adder tree, the sum of N signed inputs.
+// rubick_add_tree: pipelined reduction tree of N signed inputs: their sum (an adder tree), their
+// maximum or their minimum.
 //
-// Timing: latency exactly DEPTH = ceil(log2(N)) cycles; sum at cycle c is the sum of the inputs
-// presented at cycle c - DEPTH. Every level is registered; at a level with an odd number of
-// elements the last one passes through a register, so all paths have the same latency.
-// N = 1: DEPTH = 0 and sum is the combinational sign extension of in.
-// Arithmetic: the inputs are sign-extended to WO bits and added modulo 2**WO (two's
-// complement wrap); WO >= WI + ceil(log2(N)) guarantees no overflow. With WO < WI the inputs are
-// truncated to WO bits first.
+// Timing: latency exactly DEPTH = ceil(log2(N)) cycles; sum at cycle c is the reduction of the
+// inputs presented at cycle c - DEPTH. Every level is registered; at a level with an odd number
+// of elements the last one passes through a register, so all paths have the same latency.
+// N = 1: DEPTH = 0 and sum is the combinational sign extension (or truncation) of in.
+// Arithmetic: each input is first brought to WO bits, sign-extended when WO > WI, truncated to
+// its low WO bits when WO < WI; the tree then reduces these signed WO-bit values by OP:
+//   OP = 0  their sum modulo 2**WO (two's complement wrap); WO >= WI + ceil(log2(N))
+//           guarantees no overflow
+//   OP = 1  their maximum (signed compare; exact, one of the values)
+//   OP = 2  their minimum (signed compare; exact, one of the values)
 // No reset: the pipeline registers are undefined until DEPTH clock edges have passed.
 //
 // Parameters:
 //   N   number of inputs (>= 1, any integer)
 //   WI  width of each input (signed); value i is in[i*WI +: WI]
-//   WO  width of sum (signed)
+//   WO  width of sum, the result (signed)
+//   OP  reduction: 0 sum (the default), 1 maximum, 2 minimum (other values fail elaboration)
 `default_nettype none
 
 module rubick_add_tree #(
   parameter N = 4,
   parameter WI = 16,
-  parameter WO = 20
+  parameter WO = 20,
+  parameter OP = 0
 ) (
   input  wire                 clk,
   input  wire [   N*WI-1:0]   in,
@@ -59,6 +65,11 @@ module rubick_add_tree #(
       rubick_add_tree_parameter_N_must_be_positive u_error ();
     end
 
+    if (OP < 0 || OP > 2) begin : g_bad_op
+      // Elaboration error on purpose: OP must be 0, 1 or 2.
+      rubick_add_tree_parameter_OP_must_be_0_to_2 u_error ();
+    end
+
     if (DEPTH == 0) begin : g_comb
       wire unused_clk = clk;
     end
@@ -80,8 +91,14 @@ module rubick_add_tree #(
       localparam HERE = level_offset(l);
       for (i = 0; i < level_count(l); i = i + 1) begin : g_node
         reg [WO-1:0] r;
-        if (2 * i + 1 < PREV_COUNT) begin : g_add
+        if (2 * i + 1 < PREV_COUNT && OP == 0) begin : g_add
           always @(posedge clk) r <= node[(PREV+2*i)*WO+:WO] + node[(PREV+2*i+1)*WO+:WO];
+        end else if (2 * i + 1 < PREV_COUNT) begin : g_pick
+          // Maximum (OP = 1) or minimum (OP = 2) of the two, compared signed.
+          wire signed [WO-1:0] x = node[(PREV+2*i)*WO+:WO];
+          wire signed [WO-1:0] y = node[(PREV+2*i+1)*WO+:WO];
+          wire y_wins = (OP == 1) ? (y > x) : (y < x);
+          always @(posedge clk) r <= y_wins ? y : x;
         end else begin : g_pass
           always @(posedge clk) r <= node[(PREV+2*i)*WO+:WO];
         end

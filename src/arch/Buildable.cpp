@@ -50,9 +50,10 @@ std::string buildProblem(const tc::Program& prog, const dataflow::StatementView&
     if (s.name == v.statement) stmt = &s;
   if (!stmt) return "internal: statement " + v.statement + " not found";
   const std::string where = stmt->name + " (" + stmt->text + ")";
-  if (stmt->op != tc::AssignOp::Assign && stmt->op != tc::AssignOp::PlusEqBang &&
-      stmt->op != tc::AssignOp::PlusEq)
-    return where + ": the hardware builds '=', '+=!' and '+=' statements; '" +
+  if (stmt->op == tc::AssignOp::StarEq || stmt->op == tc::AssignOp::StarEqBang)
+    return where +
+           ": the hardware builds '=', '+=!', '+=', 'max=!', 'min=!', 'max=' and "
+           "'min=' statements; '" +
            tc::toString(stmt->op) + "' is not supported yet";
   size_t reads = 0;
   const char* other = nullptr;

@@ -34,6 +34,9 @@ dataflow::Dataflow tileDataflow(const dataflow::Dataflow& d, const dataflow::Sta
 
 std::string memoryBuildProblem(const dataflow::StatementView& v,
                                const std::vector<int64_t>& elementBits) {
+  if (v.fold != dataflow::Fold::Sum)
+    return "a maximum or minimum reduction with an external memory is not built yet; without "
+           "--mem-bandwidth the design is built";
   if (v.accumulates)
     return "'+=' with an external memory (the DMA loading the output's start values) is not "
            "built yet; without --mem-bandwidth the design is built";

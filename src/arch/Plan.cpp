@@ -112,6 +112,10 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
   // `+=` adds to the output's start values: the sums need the output's width too (modulo
   // 2^width they are then exact, as the output wraps to it).
   if (v.accumulates) plan.accumulatorBits = std::max(plan.accumulatorBits, elementBits.front());
+  // A maximum or minimum is taken over values wrapped to the output's type (the reference
+  // model's order: each value wraps, then they meet): in the output's width.
+  plan.fold = v.fold;
+  if (v.fold != dataflow::Fold::Sum) plan.accumulatorBits = elementBits.front();
 
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     const dataflow::AccessView& av = v.accesses[a];

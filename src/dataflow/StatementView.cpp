@@ -20,6 +20,8 @@ StatementView viewStatement(const tc::Program& program, size_t stmt) {
   v.statement = s.name;
   v.signature = s.text;
   v.accumulates = s.readsOutput();
+  if (s.op == tc::AssignOp::MaxEq || s.op == tc::AssignOp::MaxEqBang) v.fold = Fold::Max;
+  if (s.op == tc::AssignOp::MinEq || s.op == tc::AssignOp::MinEqBang) v.fold = Fold::Min;
   for (const tc::Loop& l : s.loops) {
     v.loops.push_back(l.name);
     v.extent.push_back(l.hi - l.lo);

@@ -137,6 +137,9 @@ std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesi
   (void)o;
   if (s.access != dse::PimAccess::stream)
     return "PIM units with a DMA ('access': 'dma') are not built yet; explore ranks them";
+  if (v.fold != dataflow::Fold::Sum)
+    return "a maximum or minimum reduction on PIM units is not built yet (the host sums the "
+           "units' parts)";
   if (v.accumulates)
     return "'+=' on PIM units (the output's start values added once over the units) is not "
            "built yet";

@@ -164,8 +164,15 @@ std::string arrayModule(const Plan& pl) {
            << peName(pl, e) << "));\n";
   }
 
-  // Multipliers.
-  os << "\n  // Multipliers: prod = valid ? product of the operands : 0, registered.\n";
+  // Multipliers. A maximum or minimum takes what an invalid PE gives as a value: it gives one
+  // that no valid value loses to.
+  const int64_t outBits = pl.accumulatorBits;
+  const int64_t invalid = foldInvalid(pl.fold, pw, outBits);
+  const std::string invalidParam =
+      pl.fold == dataflow::Fold::Sum ? std::string() : ", .INVALID(" + hexBits(invalid, 64) + ")";
+  os << "\n  // Multipliers: prod = valid ? product of the operands : "
+     << (pl.fold == dataflow::Fold::Sum ? std::string("0") : std::to_string(invalid))
+     << ", registered.\n";
   std::vector<const TensorPlan*> ins;
   for (const TensorPlan& t : pl.tensors)
     if (!t.output) ins.push_back(&t);
@@ -175,8 +182,8 @@ std::string arrayModule(const Plan& pl) {
     os << "  rubick_mul #(.N(" << ins.size() << ")";
     for (size_t k = 0; k < 4; ++k)
       os << ", .W" << k << "(" << (k < ins.size() ? ins[k]->wireBits : 1) << ")";
-    os << ", .PW(" << pw << ")) mul_" << peName(pl, e) << " (.clk(clk), .valid(valid_"
-       << peName(pl, e) << ")";
+    os << ", .PW(" << pw << ")" << invalidParam << ") mul_" << peName(pl, e)
+       << " (.clk(clk), .valid(valid_" << peName(pl, e) << ")";
     for (size_t k = 0; k < 4; ++k)
       os << ", .op" << k << "("
          << (k < ins.size() ? ins[k]->id + "_op_" + peName(pl, e) : std::string("1'b0")) << ")";
@@ -196,10 +203,14 @@ std::string arrayModule(const Plan& pl) {
       for (size_t m = t.groups[g].size(); m-- > 0;)
         members.push_back("prod_" + peName(pl, t.groups[g][m]));
       int64_t pad = t.treeInputs - static_cast<int64_t>(t.groups[g].size());
-      if (pad > 0) members.insert(members.begin(), "{" + std::to_string(pad * pw) + "{1'b0}}");
-      os << "  rubick_add_tree #(.N(" << t.treeInputs << "), .WI(" << pw << "), .WO(" << aw << ")) "
-         << t.id << "_tree" << g << " (.clk(clk), .in(" << concat(members) << "), .sum(" << t.id
-         << "_g" << g << "));\n";
+      if (pad > 0)
+        members.insert(members.begin(),
+                       pl.fold == dataflow::Fold::Sum
+                           ? "{" + std::to_string(pad * pw) + "{1'b0}}"
+                           : "{" + std::to_string(pad) + "{" + hexBits(invalid, pw) + "}}");
+      os << "  rubick_add_tree #(.N(" << t.treeInputs << "), .WI(" << pw << "), .WO(" << aw << ")"
+         << foldParam(pl.fold) << ") " << t.id << "_tree" << g << " (.clk(clk), .in("
+         << concat(members) << "), .sum(" << t.id << "_g" << g << "));\n";
     }
     // Held sums start over at tau = -1, or (overlapped tiles) when the top says, per bank.
     if (t.held && !overlap) os << "  wire " << t.id << "_init = (tau == " << slit(-1, tw) << ");\n";
@@ -208,16 +219,16 @@ std::string arrayModule(const Plan& pl) {
       std::string outSlice = t.id + "_out" + slice(p, aw);
       std::string seed = t.id + "_seed" + slice(p, aw);
       if (t.held) {
-        os << "  rubick_accum #(.W(" << aw << ")) " << t.id << "_acc" << p << " (.clk(clk), .init("
-           << t.id << "_init" << (overlap ? "[" + std::to_string(p) + "]" : std::string())
-           << "), .init_val(" << seed << "), .in(" << t.id << "_g" << chain[0] << "), .acc("
-           << outSlice << "));\n";
+        os << "  rubick_accum #(.W(" << aw << ")" << foldParam(pl.fold) << ") " << t.id << "_acc"
+           << p << " (.clk(clk), .init(" << t.id << "_init"
+           << (overlap ? "[" + std::to_string(p) + "]" : std::string()) << "), .init_val(" << seed
+           << "), .in(" << t.id << "_g" << chain[0] << "), .acc(" << outSlice << "));\n";
       } else if (t.systolic) {
         for (size_t h = 0; h < chain.size(); ++h) {
           std::string sum = t.id + "_s" + std::to_string(p) + "_" + std::to_string(h);
           os << "  wire signed " << range(aw) << " " << sum << ";\n";
-          os << "  rubick_psum #(.W(" << aw << ")) " << t.id << "_psum" << p << "_" << h
-             << " (.clk(clk), .sum_in("
+          os << "  rubick_psum #(.W(" << aw << ")" << foldParam(pl.fold) << ") " << t.id << "_psum"
+             << p << "_" << h << " (.clk(clk), .sum_in("
              << (h == 0 ? seed : t.id + "_s" + std::to_string(p) + "_" + std::to_string(h - 1))
              << "), .add(" << t.id << "_g" << chain[h] << "), .sum_out(" << sum << "));\n";
         }

@@ -357,8 +357,8 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
     };
     // The seed of a recurring sum: zero on its first visit, in the context of the event `n`.
     auto seedOf = [&](const std::string& n, const std::string& rdata) {
-      return "((" + n + "_c1 ? " + firstP + " : " + first + ") ? " + slit(0, t.wireBits) + " : " +
-             resize(rdata, w, t.wireBits, unused) + ")";
+      return "((" + n + "_c1 ? " + firstP + " : " + first + ") ? " +
+             foldIdentity(pl.fold, t.wireBits) + " : " + resize(rdata, w, t.wireBits, unused) + ")";
     };
 
     for (size_t p = 0; p < t.ports.size(); ++p) {
@@ -377,8 +377,8 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
           std::string out = id + "_out" + std::to_string(p);
           os << "  wire signed " << range(nw) << " " << out << ";\n";
           if (t.held || t.systolic)
-            os << "  wire signed " << range(nw) << " " << id << "_seed" << p << " = " << slit(0, nw)
-               << ";\n";
+            os << "  wire signed " << range(nw) << " " << id << "_seed" << p << " = "
+               << foldIdentity(pl.fold, nw) << ";\n";
           toArray.push_back(out);
           wdata = resize(out, nw, w, unused);
           if (t.recurs) unused.add(rdata); // no partial sum to read back
@@ -412,12 +412,12 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
           }
           inits.push_back(tauEvent(pn + "_init", win.lo - 1));
           os << "  wire signed " << range(nw) << " " << seed << " = "
-             << (t.recurs ? seedOf(pn + "_init", rdata) : slit(0, nw)) << ";\n";
+             << (t.recurs ? seedOf(pn + "_init", rdata) : foldIdentity(pl.fold, nw)) << ";\n";
           wr = tauEvent(pn + "_wr", win.hi + 2 + d);
           waddr = tauAddr(pn + "_wr");
         } else if (t.systolic) {
           const int64_t chain = static_cast<int64_t>(t.chainOfPort[p].size());
-          std::string seedValue = slit(0, nw);
+          std::string seedValue = foldIdentity(pl.fold, nw);
           if (t.recurs) {
             rd = winEvent(pn + "_rd", -(t.hop0[p] + d), win);
             raddr = winAddr(pn + "_rd");
@@ -435,8 +435,8 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
           unused.add(pn + "_sd_c0"); // only which context it is matters
           std::string acc = id + "_rmw" + std::to_string(p);
           os << "  reg signed " << range(nw) << " " << acc << ";\n"
-             << "  always @(posedge clk) " << acc << " <= " << out << " + "
-             << seedOf(pn + "_sd", rdata) << ";\n";
+             << "  always @(posedge clk) " << acc
+             << " <= " << foldCombine(pl.fold, out, seedOf(pn + "_sd", rdata)) << ";\n";
           wr = winEvent(pn + "_wr", -(2 + d), win);
           waddr = winAddr(pn + "_wr");
           wdata = resize(acc, nw, w, unused);
@@ -465,9 +465,9 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
         os << "  wire signed " << range(nw) << " " << out << ";\n";
         toArray.push_back(out);
         std::string seed = id + "_seed" + std::to_string(p);
-        std::string oldValue = t.recurs ? "(" + first + " ? " + slit(0, nw) + " : " +
+        std::string oldValue = t.recurs ? "(" + first + " ? " + foldIdentity(pl.fold, nw) + " : " +
                                               resize(rdata, w, nw, unused) + ")"
-                                        : slit(0, nw);
+                                        : foldIdentity(pl.fold, nw);
         if (t.held) {
           if (t.recurs) rd = "busy && " + tauIs + slit(-2, tw) + ")";
           os << "  wire signed " << range(nw) << " " << seed << " = " << oldValue << ";\n";
@@ -491,7 +491,8 @@ std::string coreText(const Plan& pl, int64_t lanes, const std::vector<char>* rel
           raddr = addrOf(nr);
           std::string acc = id + "_rmw" + std::to_string(p);
           os << "  reg signed " << range(nw) << " " << acc << ";\n"
-             << "  always @(posedge clk) " << acc << " <= " << out << " + " << oldValue << ";\n";
+             << "  always @(posedge clk) " << acc << " <= " << foldCombine(pl.fold, out, oldValue)
+             << ";\n";
           std::string nw2 = timeAt(-(2 + d));
           wr = nw2 + "_in";
           waddr = addrOf(nw2);

@@ -181,4 +181,28 @@ void tick(M& m) {
   m.eval();
 }
 
+// a and b meeting under a reduction operator (0: sum modulo 2**w, 1: the signed maximum, 2: the
+// signed minimum), as w-bit values; the result in the low w bits.
+inline uint64_t fold(int op, int w, uint64_t a, uint64_t b) {
+  const int64_t sa = sext(a, w), sb = sext(b, w);
+  switch (op) {
+  case 0:
+    return (a + b) & mask(w);
+  case 1:
+    return static_cast<uint64_t>(std::max(sa, sb)) & mask(w);
+  default:
+    return static_cast<uint64_t>(std::min(sa, sb)) & mask(w);
+  }
+}
+
+// A 64-bit stimulus: Rng::edgy, or often (15%) the most negative or most positive value of one
+// of `widths` (sign-extended), so that every instance sees its type's extremes.
+template <typename Rng, size_t N>
+uint64_t extremeStimulus(Rng& rng, const int (&widths)[N]) {
+  if (!rng.chance(0.15)) return rng.edgy(64);
+  const int w = widths[rng.range(0, static_cast<int>(N) - 1)];
+  const uint64_t extreme = rng.chance(0.5) ? uint64_t{1} << (w - 1) : mask(w - 1);
+  return static_cast<uint64_t>(sext(extreme, w));
+}
+
 } // namespace rtl

@@ -1,5 +1,6 @@
 // Test top for rubick_mul: one instance per configuration, all fed from the same operands
-// (each takes the low bits it needs). The configurations are listed in test_rubick_mul.cpp.
+// (each takes the low bits it needs); c0..c8 output 0 on invalid cycles (INVALID at its
+// default), c9..c16 another INVALID. The configurations are listed in test_rubick_mul.cpp.
 `default_nettype none
 
 module tb_rubick_mul (
@@ -17,7 +18,15 @@ module tb_rubick_mul (
   output wire [63:0] prod_c5,
   output wire [11:0] prod_c6,
   output wire [ 8:0] prod_c7,
-  output wire [29:0] prod_c8
+  output wire [29:0] prod_c8,
+  output wire [ 7:0] prod_c9,
+  output wire [15:0] prod_c10,
+  output wire [32:0] prod_c11,
+  output wire [32:0] prod_c12,
+  output wire [63:0] prod_c13,
+  output wire [69:0] prod_c14,
+  output wire [69:0] prod_c15,
+  output wire [ 0:0] prod_c16
 );
 
   // c0: N=1, one 8-bit operand.
@@ -63,6 +72,50 @@ module tb_rubick_mul (
   rubick_mul #(.N(3), .W0(2), .W1(16), .W2(9), .PW(30)) u_c8 (
     .clk(clk), .valid(valid), .op0(op0[1:0]), .op1(op1), .op2(op2[8:0]), .op3(op3[7:0]),
     .prod(prod_c8)
+  );
+
+  // With INVALID: the value of an invalid cycle, its low PW bits (PW <= 64) or sign-extended
+  // from bit 63 (PW > 64).
+  // c9: N=1, 8 -> 8, invalid -128 (written as 64 bits: only the low 8 bits are used).
+  rubick_mul #(.N(1), .W0(8), .PW(8), .INVALID(-64'sd128)) u_c9 (
+    .clk(clk), .valid(valid), .op0(op0[7:0]), .op1(op1[7:0]), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c9)
+  );
+  // c10: N=2, 8 x 8 -> 16, invalid the most positive 16-bit value.
+  rubick_mul #(.N(2), .W0(8), .W1(8), .PW(16), .INVALID(64'h7fff)) u_c10 (
+    .clk(clk), .valid(valid), .op0(op0[7:0]), .op1(op1[7:0]), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c10)
+  );
+  // c11: N=3, 16 x 8 x 9 -> 33, invalid the most negative 33-bit value.
+  rubick_mul #(.N(3), .W0(16), .W1(8), .W2(9), .PW(33), .INVALID(64'h00000001_00000000)) u_c11 (
+    .clk(clk), .valid(valid), .op0(op0), .op1(op1[7:0]), .op2(op2[8:0]), .op3(op3[7:0]),
+    .prod(prod_c11)
+  );
+  // c12: N=2, 16 x 16 -> 32, sign-extended to 33, invalid the most positive 33-bit value with
+  // other bits above (ignored).
+  rubick_mul #(.N(2), .W0(16), .W1(16), .PW(33), .INVALID(64'hdeadbeee_ffffffff)) u_c12 (
+    .clk(clk), .valid(valid), .op0(op0), .op1(op1), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c12)
+  );
+  // c13: N=4, 16 x 16 x 16 x 16 -> 64, invalid the most negative 64-bit value.
+  rubick_mul #(
+    .N(4), .W0(16), .W1(16), .W2(16), .W3(16), .PW(64), .INVALID(64'h80000000_00000000)
+  ) u_c13 (
+    .clk(clk), .valid(valid), .op0(op0), .op1(op1), .op2(op2), .op3(op3), .prod(prod_c13)
+  );
+  // c14: N=2, 16 x 16 -> 32, sign-extended to 70; INVALID sign-extended (ones above).
+  rubick_mul #(.N(2), .W0(16), .W1(16), .PW(70), .INVALID(64'h80000000_00000001)) u_c14 (
+    .clk(clk), .valid(valid), .op0(op0), .op1(op1), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c14)
+  );
+  // c15: N=3, 16 x 16 x 16 -> 48, sign-extended to 70; INVALID sign-extended (zeros above).
+  rubick_mul #(.N(3), .W0(16), .W1(16), .W2(16), .PW(70), .INVALID(64'h7fffffff_fffffffe)) u_c15 (
+    .clk(clk), .valid(valid), .op0(op0), .op1(op1), .op2(op2), .op3(op3[7:0]), .prod(prod_c15)
+  );
+  // c16: N=1, 1 -> 1, invalid -1.
+  rubick_mul #(.N(1), .W0(1), .PW(1), .INVALID(64'h1)) u_c16 (
+    .clk(clk), .valid(valid), .op0(op0[0:0]), .op1(op1[7:0]), .op2(op2[7:0]), .op3(op3[7:0]),
+    .prod(prod_c16)
   );
 
 endmodule

@@ -1,6 +1,8 @@
 // Unit test of rtl_templates/rubick_add_tree.v: every configuration instantiated in
-// tb_rubick_add_tree.v against a C++ model. The sum seen in cycle c must be the sum of the inputs
-// of cycle c - DEPTH exactly, DEPTH = ceil(log2 N) (0 for N = 1: combinational), modulo 2**WO.
+// tb_rubick_add_tree.v against a C++ model. The result seen in cycle c must be the reduction of
+// the inputs of cycle c - DEPTH exactly, DEPTH = ceil(log2 N) (0 for N = 1: combinational), each
+// input first brought to WO bits (sign-extended or truncated): their sum modulo 2**WO (OP 0),
+// their signed maximum (OP 1) or their signed minimum (OP 2).
 #include "Vtb_rubick_add_tree.h"
 #include "rtl_test.h"
 
@@ -14,15 +16,38 @@ struct Config {
   const char* name;
   Group group;
   int n, wi, wo, depth;
+  int op = 0; // 0 sum, 1 maximum, 2 minimum
 };
 
 // Must match tb_rubick_add_tree.v.
 constexpr Config kConfigs[] = {
-    {"a1", kA, 1, 16, 20, 0},     {"a2", kA, 2, 16, 20, 1},   {"a3", kA, 3, 16, 20, 2},
-    {"a4", kA, 4, 16, 20, 2},     {"a5", kA, 5, 16, 20, 3},   {"a7", kA, 7, 16, 20, 3},
-    {"a8", kA, 8, 16, 20, 3},     {"a16", kA, 16, 16, 20, 4}, {"b5", kB, 5, 3, 6, 3},
-    {"b7", kB, 7, 8, 4, 3},       {"b1", kB, 1, 8, 4, 0},     {"b3", kB, 3, 1, 3, 2},
+    {"a1", kA, 1, 16, 20, 0},
+    {"a2", kA, 2, 16, 20, 1},
+    {"a3", kA, 3, 16, 20, 2},
+    {"a4", kA, 4, 16, 20, 2},
+    {"a5", kA, 5, 16, 20, 3},
+    {"a7", kA, 7, 16, 20, 3},
+    {"a8", kA, 8, 16, 20, 3},
+    {"a16", kA, 16, 16, 20, 4},
+    {"b5", kB, 5, 3, 6, 3},
+    {"b7", kB, 7, 8, 4, 3},
+    {"b1", kB, 1, 8, 4, 0},
+    {"b3", kB, 3, 1, 3, 2},
     {"big", kBig, 100, 4, 11, 7},
+    {"max_a1", kA, 1, 16, 20, 0, 1},
+    {"max_a2", kA, 2, 16, 20, 1, 1},
+    {"max_a3", kA, 3, 16, 20, 2, 1},
+    {"max_a16", kA, 16, 16, 20, 4, 1},
+    {"max_b7", kB, 7, 8, 4, 3, 1},
+    {"max_b5", kB, 5, 3, 6, 3, 1},
+    {"max_b3", kB, 3, 1, 3, 2, 1},
+    {"max_big", kBig, 100, 4, 4, 7, 1},
+    {"min_a5", kA, 5, 16, 16, 3, 2},
+    {"min_a16", kA, 16, 16, 20, 4, 2},
+    {"min_b7", kB, 7, 8, 4, 3, 2},
+    {"min_b1", kB, 1, 8, 4, 0, 2},
+    {"min_b5", kB, 5, 3, 6, 3, 2},
+    {"min_big", kBig, 100, 4, 11, 7, 2},
 };
 constexpr int kN = sizeof kConfigs / sizeof kConfigs[0];
 constexpr int kCycles = 3000;
@@ -54,21 +79,53 @@ uint64_t sum(const Vtb_rubick_add_tree& m, int c) {
     return m.sum_b1;
   case 11:
     return m.sum_b3;
-  default:
+  case 12:
     return m.sum_big;
+  case 13:
+    return m.max_a1;
+  case 14:
+    return m.max_a2;
+  case 15:
+    return m.max_a3;
+  case 16:
+    return m.max_a16;
+  case 17:
+    return m.max_b7;
+  case 18:
+    return m.max_b5;
+  case 19:
+    return m.max_b3;
+  case 20:
+    return m.max_big;
+  case 21:
+    return m.min_a5;
+  case 22:
+    return m.min_a16;
+  case 23:
+    return m.min_b7;
+  case 24:
+    return m.min_b1;
+  case 25:
+    return m.min_b5;
+  default:
+    return m.min_big;
   }
 }
 
 // Input vector of one cycle: random elements, often extreme (all most negative, all most
-// positive) so that overflow and wrapping are exercised.
+// positive) so that overflow and wrapping are exercised, or each element an edge case of its own
+// (rtl::Rng::edgy: 0, 1, -1, the extremes of some width) so that maxima and minima meet them.
 rtl::Value stimulus(rtl::Rng& rng, int width, int wi) {
   int mode = rng.range(0, 9);
-  if (mode >= 2) return rng.value(width);
+  if (mode >= 4) return rng.value(width);
   rtl::Value e(width);
-  uint64_t pattern = mode == 0 ? uint64_t{1} << (wi - 1) : rtl::mask(wi - 1); // min or max
-  for (int i = 0; i + wi <= width; i += wi)
+  for (int i = 0; i + wi <= width; i += wi) {
+    uint64_t pattern = mode == 0   ? uint64_t{1} << (wi - 1) // min
+                       : mode == 1 ? rtl::mask(wi - 1)       // max
+                                   : rng.edgy(wi);
     for (int b = 0; b < wi; ++b)
       if ((pattern >> b) & 1) e.chunk[(i + b) / 64] |= uint64_t{1} << ((i + b) % 64);
+  }
   return e;
 }
 
@@ -106,8 +163,17 @@ int main(int argc, char** argv) {
       if (cycle < cfg.depth) continue; // the pipeline still holds values from before cycle 0
       const rtl::Value& in = history[cfg.group][cfg.depth];
       int64_t want = 0;
-      for (int i = 0; i < cfg.n; ++i)
-        want += rtl::sext(bitsOf(in, i * cfg.wi, cfg.wi), cfg.wi);
+      for (int i = 0; i < cfg.n; ++i) {
+        int64_t x = rtl::sext(bitsOf(in, i * cfg.wi, cfg.wi), cfg.wi);
+        // The input brought to WO bits: sign-extended, or truncated to its low WO bits.
+        int64_t v = rtl::sext(static_cast<uint64_t>(x), cfg.wo);
+        if (cfg.op == 0)
+          want += x;
+        else if (i == 0)
+          want = v;
+        else
+          want = cfg.op == 1 ? std::max(want, v) : std::min(want, v);
+      }
       uint64_t got = sum(m, c);
       if (got != (static_cast<uint64_t>(want) & rtl::mask(cfg.wo)))
         rtl::fail("test_rubick_add_tree", cycle,

@@ -1,11 +1,23 @@
-// Unit test of rtl_templates/rubick_psum.v: every width instantiated in tb_rubick_psum.v against
-// a C++ model, cycle by cycle: sum_out <= sum_in + add, modulo 2**W.
+// Unit test of rtl_templates/rubick_psum.v: every width and reduction instantiated in
+// tb_rubick_psum.v against a C++ model, cycle by cycle: sum_out <= combine(sum_in, add), combine
+// a sum modulo 2**W (OP 0), the signed maximum (OP 1) or the signed minimum (OP 2).
 #include "Vtb_rubick_psum.h"
 #include "rtl_test.h"
 
 namespace {
 
-constexpr int kWidths[] = {20, 1, 64, 33}; // must match tb_rubick_psum.v
+struct Config {
+  const char* name;
+  int w, op; // op: 0 sum, 1 maximum, 2 minimum
+};
+
+// Must match tb_rubick_psum.v.
+constexpr Config kConfigs[] = {
+    {"sum_out_w20", 20, 0}, {"sum_out_w1", 1, 0}, {"sum_out_w64", 64, 0}, {"sum_out_w33", 33, 0},
+    {"max_out_w20", 20, 1}, {"max_out_w1", 1, 1}, {"max_out_w64", 64, 1}, {"max_out_w33", 33, 1},
+    {"min_out_w20", 20, 2}, {"min_out_w1", 1, 2}, {"min_out_w64", 64, 2}, {"min_out_w33", 33, 2},
+};
+constexpr int kN = sizeof kConfigs / sizeof kConfigs[0];
 constexpr int kCycles = 20000;
 
 uint64_t sumOut(const Vtb_rubick_psum& m, int c) {
@@ -16,10 +28,29 @@ uint64_t sumOut(const Vtb_rubick_psum& m, int c) {
     return m.sum_out_w1;
   case 2:
     return m.sum_out_w64;
-  default:
+  case 3:
     return m.sum_out_w33;
+  case 4:
+    return m.max_out_w20;
+  case 5:
+    return m.max_out_w1;
+  case 6:
+    return m.max_out_w64;
+  case 7:
+    return m.max_out_w33;
+  case 8:
+    return m.min_out_w20;
+  case 9:
+    return m.min_out_w1;
+  case 10:
+    return m.min_out_w64;
+  default:
+    return m.min_out_w33;
   }
 }
+
+// The widths the configurations test: every instance sees its type's extremes.
+constexpr int kWidths[] = {kConfigs[0].w, kConfigs[1].w, kConfigs[2].w, kConfigs[3].w};
 
 } // namespace
 
@@ -31,20 +62,19 @@ int main(int argc, char** argv) {
   m.clk = 0;
   m.eval();
   for (long cycle = 0; cycle < kCycles; ++cycle) {
-    uint64_t sum_in = rng.edgy(64), add = rng.edgy(64);
+    uint64_t sum_in = rtl::extremeStimulus(rng, kWidths), add = rtl::extremeStimulus(rng, kWidths);
     m.sum_in = sum_in;
     m.add = add;
     m.eval();
     rtl::tick(m);
-    for (size_t c = 0; c < std::size(kWidths); ++c) {
-      uint64_t want = (sum_in + add) & rtl::mask(kWidths[c]);
+    for (int c = 0; c < kN; ++c) {
+      const Config& cfg = kConfigs[c];
+      uint64_t want = rtl::fold(cfg.op, cfg.w, sum_in, add);
       if (sumOut(m, c) != want)
         rtl::fail("test_rubick_psum", cycle,
-                  rtl::mismatch("sum_out_w" + std::to_string(kWidths[c]),
-                                rtl::sext(sumOut(m, c), kWidths[c]), rtl::sext(want, kWidths[c])));
+                  rtl::mismatch(cfg.name, rtl::sext(sumOut(m, c), cfg.w), rtl::sext(want, cfg.w)));
     }
   }
-  std::printf("test_rubick_psum: OK (%zu configurations, %d cycles)\n", std::size(kWidths),
-              kCycles);
+  std::printf("test_rubick_psum: OK (%d configurations, %d cycles)\n", kN, kCycles);
   return 0;
 }

@@ -36,6 +36,8 @@ TEST(Buildable, ProductsOfTensorElementsAreBuilt) {
   EXPECT_EQ(problem("def g(int8(4,4) A, int8(4,4) B) -> (C) { C(i,j) +=! A(i,k) * B(k,j) }"), "");
   EXPECT_EQ(problem("def s(int8(4) A, int8(4) B) -> (C) { C(i) = A(i) * B(i) }"), "");
   EXPECT_EQ(problem("def c(int8(4) A) -> (C) { C(i) = A(i) }"), "");
+  EXPECT_EQ(problem("def m(int8(4,4) A) -> (C) { C(i) max=! A(i,k) }"), "");
+  EXPECT_EQ(problem("def m(int8(4,4) A, int8(4,4) B) -> (C) { C(i,j) min=! A(i,k) * B(k,j) }"), "");
 }
 
 TEST(Buildable, EachUnbuiltFormSaysWhat) {
@@ -46,7 +48,7 @@ TEST(Buildable, EachUnbuiltFormSaysWhat) {
   EXPECT_NE(problem("def g(int8(4,4) A, int8(4,4) B) -> (C) { C(i,j) +=! -A(i,k) * B(k,j) }")
                 .find("uses negation"),
             std::string::npos);
-  EXPECT_NE(problem("def g(int8(4,4) A) -> (C) { C(i) max=! A(i,k) }").find("'max=!'"),
+  EXPECT_NE(problem("def g(int8(4,4) A) -> (C) { C(i) *=! A(i,k) }").find("'*=!'"),
             std::string::npos);
   EXPECT_NE(problem("def g(int8(4,4) A) -> (C) { C(i) +=! 2 * A(i,k) }").find("a constant"),
             std::string::npos);
@@ -65,7 +67,7 @@ TEST(Buildable, AccumulatorWidthIsChecked) {
 }
 
 TEST(Buildable, PlannerRefusesWhatItRefuses) {
-  Case c = make("def g(int8(4,4) A) -> (C) { C(i) max=! A(i,k) }");
+  Case c = make("def g(int8(4,4) A) -> (C) { C(i) *=! A(i,k) }");
   dataflow::Dataflow d;
   try {
     arch::makePlan(c.prog, c.v, d, {}, c.bits, "t");

@@ -67,6 +67,43 @@ TEST(ArchPlan, GemvAndConvSweeps) {
              {{2, 3}});
 }
 
+// A maximum or minimum reduction meets in the output's width (each value wrapped to it first,
+// as the reference model does), a sum in its growing accumulator; `+=` needs at least the
+// output's width; every design of a `max=!` recurs only where its `+=!` twin does.
+TEST(ArchPlan, FoldsAndAccumulatingOutputsSetTheWidths) {
+  const char* text = "def f(int8(M,K) A, int8(K,N) B, int32(M,N) C0) -> (C, D, E) {"
+                     " C(i,j) max=! A(i,k) * B(k,j)  D(i,j) +=! A(i,k) * B(k,j)"
+                     " E(i,j) = C0(i,j)  E(i,j) += A(i,k) * B(k,j) }";
+  tc::Program prog = program(text, {{"M", 5}, {"N", 4}, {"K", 6}});
+  dse::ExploreOptions o;
+  o.constraints.arrays = {{4, 4}};
+  o.threads = 1;
+  for (size_t stmt : {0, 1, 3}) {
+    dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
+    const int64_t outBits = tc::bitWidth(prog.tensors[v.accesses[0].tensor].type);
+    o.constraints.elementBits = {outBits, 8, 8};
+    EXPECT_EQ(v.fold, stmt == 0 ? dataflow::Fold::Max : dataflow::Fold::Sum);
+    EXPECT_EQ(v.accumulates, stmt == 3);
+    const dse::ExploreResult r = dse::explore(v, o);
+    ASSERT_FALSE(r.points.empty());
+    for (const dse::DesignPoint& pt : r.points) {
+      const Plan plan = makePlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits, "d");
+      EXPECT_EQ(plan.fold, v.fold);
+      const int64_t sumBits = 16 + 3; // int8 x int8 over 6 values
+      if (stmt == 0) {
+        EXPECT_EQ(plan.accumulatorBits, outBits) << pt.id;
+      }
+      if (stmt == 1) {
+        EXPECT_EQ(plan.accumulatorBits, sumBits) << pt.id;
+      }
+      if (stmt == 3) {
+        EXPECT_EQ(plan.accumulatorBits, std::max<int64_t>(sumBits, 32)) << pt.id;
+        EXPECT_TRUE(plan.tensors[0].recurs && plan.tensors[0].accumulates) << pt.id;
+      }
+    }
+  }
+}
+
 TEST(ArchPlan, UnsupportedStatementsSayWhy) {
   tc::Program prog =
       program("def f(int8(N) A, int8(N) B) -> (C) { C(i) = A(i) + B(i) }", {{"N", 4}});

@@ -23,6 +23,8 @@ struct AccessView {
   IntVec shape; // the tensor's declared sizes (row-major in memory); empty: unknown
 };
 
+enum class Fold { Sum, Max, Min };
+
 struct StatementView {
   std::string statement; // "S0"
   std::vector<std::string> loops;
@@ -35,6 +37,9 @@ struct StatementView {
   /// `+=` (or another operator that reads the output's old value): the output starts from its
   /// given values instead of the reduction's identity.
   bool accumulates = false;
+  /// How the values meet in an output element: summed (`+=!`, `+=`, `=`), or their maximum or
+  /// minimum (`max=!`, `min=!`, ...).
+  Fold fold = Fold::Sum;
   size_t loopIndex(const std::string& name) const; // loops.size() when absent
 };
 
