@@ -28,15 +28,18 @@ const char* kindWord(tc::Value::Kind k) {
   }
 }
 
-// Counts the reads of a product of tensor elements; the first other operation found, if any,
-// goes to `other`.
+// Counts the reads of a product of tensor elements, integer constants and negations (the
+// constants and signs make one constant factor); the first other operation found, if any, goes
+// to `other`.
 void productReads(const tc::Value& v, size_t& reads, const char*& other) {
   if (v.kind == tc::Value::Kind::Read) {
     ++reads;
-  } else if (v.kind == tc::Value::Kind::Mul) {
+  } else if (v.kind == tc::Value::Kind::Mul || v.kind == tc::Value::Kind::Neg) {
     for (const tc::Value& a : v.args)
       productReads(a, reads, other);
-  } else if (!other) {
+  } else if (v.kind == tc::Value::Kind::Float && !other) {
+    other = "a floating-point constant";
+  } else if (v.kind != tc::Value::Kind::Int && !other) {
     other = kindWord(v.kind);
   }
 }
@@ -64,9 +67,10 @@ std::string buildProblem(const tc::Program& prog, const dataflow::StatementView&
   if (reads == 0) return where + ": the right-hand side reads no tensor";
   if (reads != v.accesses.size() - 1)
     return "internal: " + where + ": the product does not read every tensor reference once";
-  if (reads > 4)
+  const size_t operands = reads + (v.factor != 1 ? 1 : 0);
+  if (operands > 4)
     return where + ": the hardware builds PEs with at most 4 operands; this product has " +
-           std::to_string(reads);
+           std::to_string(operands) + (v.factor != 1 ? " (its constant factor included)" : "");
   if (elementBits.size() != v.accesses.size()) return "internal: element widths missing";
   if (elementBits.front() > 64) return where + ": outputs wider than 64 bits are not supported";
   std::vector<int64_t> inBits(elementBits.begin() + 1, elementBits.end());

@@ -108,6 +108,8 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
   std::vector<int64_t> inBits(elementBits.begin() + 1, elementBits.end());
   for (int64_t b : inBits)
     plan.productBits += b;
+  plan.productBits += dataflow::factorBits(v.factor); // the constant factor's operand
+  plan.factor = v.factor;
   plan.accumulatorBits = dse::accumulatorBits(v, inBits);
   // `+=` adds to the output's start values: the sums need the output's width too (modulo
   // 2^width they are then exact, as the output wraps to it).

@@ -12,6 +12,31 @@ size_t StatementView::loopIndex(const std::string& name) const {
   return loops.size();
 }
 
+namespace {
+
+// The integer constant factor of a product of reads, integers and negations (1 otherwise, or
+// when it would pass 2^31: the hardware refuses those forms and says why).
+int64_t constantFactor(const tc::Value& v) {
+  switch (v.kind) {
+  case tc::Value::Kind::Int:
+    return v.intValue;
+  case tc::Value::Kind::Neg:
+    return -constantFactor(v.args.at(0));
+  case tc::Value::Kind::Mul: {
+    __int128 f = 1;
+    for (const tc::Value& a : v.args) {
+      f *= constantFactor(a);
+      if (f > (__int128(1) << 31) || f < -(__int128(1) << 31)) return 1;
+    }
+    return static_cast<int64_t>(f);
+  }
+  default:
+    return 1;
+  }
+}
+
+} // namespace
+
 StatementView viewStatement(const tc::Program& program, size_t stmt) {
   if (stmt >= program.statements.size())
     throw Error("rubick", "statement S" + std::to_string(stmt) + " does not exist");
@@ -20,6 +45,7 @@ StatementView viewStatement(const tc::Program& program, size_t stmt) {
   v.statement = s.name;
   v.signature = s.text;
   v.accumulates = s.readsOutput();
+  v.factor = constantFactor(s.rhs);
   if (s.op == tc::AssignOp::MaxEq || s.op == tc::AssignOp::MaxEqBang) v.fold = Fold::Max;
   if (s.op == tc::AssignOp::MinEq || s.op == tc::AssignOp::MinEqBang) v.fold = Fold::Min;
   for (const tc::Loop& l : s.loops) {

@@ -34,7 +34,7 @@ int64_t accumulatorBits(const dataflow::StatementView& v, const std::vector<int6
       indexes |= row[l] != 0;
     if (!indexes) length *= v.extent[l];
   }
-  return bits + treeDepth(length);
+  return bits + dataflow::factorBits(v.factor) + treeDepth(length);
 }
 
 Metrics evaluate(const dataflow::StatementView& v, const dataflow::Dataflow& d,

@@ -178,15 +178,21 @@ std::string arrayModule(const Plan& pl) {
     if (!t.output) ins.push_back(&t);
   for (int e = 0; e < npe; ++e)
     os << "  wire signed " << range(pw) << " prod_" << peName(pl, e) << ";\n";
+  // The constant factor, if any, is the last operand.
+  const int64_t fw = dataflow::factorBits(pl.factor);
+  const size_t nops = ins.size() + (fw ? 1 : 0);
+  auto operand = [&](size_t k, int e) {
+    if (k < ins.size()) return ins[k]->id + "_op_" + peName(pl, e);
+    return k < nops ? hexBits(pl.factor, fw) : std::string("1'b0");
+  };
   for (int e = 0; e < npe; ++e) {
-    os << "  rubick_mul #(.N(" << ins.size() << ")";
+    os << "  rubick_mul #(.N(" << nops << ")";
     for (size_t k = 0; k < 4; ++k)
-      os << ", .W" << k << "(" << (k < ins.size() ? ins[k]->wireBits : 1) << ")";
+      os << ", .W" << k << "(" << (k < ins.size() ? ins[k]->wireBits : k < nops ? fw : 1) << ")";
     os << ", .PW(" << pw << ")" << invalidParam << ") mul_" << peName(pl, e)
        << " (.clk(clk), .valid(valid_" << peName(pl, e) << ")";
     for (size_t k = 0; k < 4; ++k)
-      os << ", .op" << k << "("
-         << (k < ins.size() ? ins[k]->id + "_op_" + peName(pl, e) : std::string("1'b0")) << ")";
+      os << ", .op" << k << "(" << operand(k, e) << ")";
     os << ", .prod(prod_" << peName(pl, e) << "));\n";
   }
 

@@ -37,6 +37,8 @@ TEST(Buildable, ProductsOfTensorElementsAreBuilt) {
   EXPECT_EQ(problem("def s(int8(4) A, int8(4) B) -> (C) { C(i) = A(i) * B(i) }"), "");
   EXPECT_EQ(problem("def c(int8(4) A) -> (C) { C(i) = A(i) }"), "");
   EXPECT_EQ(problem("def m(int8(4,4) A) -> (C) { C(i) max=! A(i,k) }"), "");
+  EXPECT_EQ(problem("def n(int8(4,4) A, int8(4,4) B) -> (C) { C(i,j) +=! -A(i,k) * B(k,j) }"), "");
+  EXPECT_EQ(problem("def k(int8(4,4) A) -> (C) { C(i) +=! 2 * A(i,k) }"), "");
   EXPECT_EQ(problem("def m(int8(4,4) A, int8(4,4) B) -> (C) { C(i,j) min=! A(i,k) * B(k,j) }"), "");
 }
 
@@ -45,13 +47,16 @@ TEST(Buildable, EachUnbuiltFormSaysWhat) {
                     "{ C(i,j) +=! A(i,k) * B(k,j) + D(i,j) }")
                 .find("uses '+'"),
             std::string::npos);
-  EXPECT_NE(problem("def g(int8(4,4) A, int8(4,4) B) -> (C) { C(i,j) +=! -A(i,k) * B(k,j) }")
-                .find("uses negation"),
+  EXPECT_NE(problem("def g(int8(4,4) A, int8(4,4) B) -> (C) { C(i,j) +=! 0.5 * A(i,k) * B(k,j) }")
+                .find("a floating-point constant"),
+            std::string::npos);
+  EXPECT_NE(problem("def g(int8(4) A, int8(4) B, int8(4) D, int8(4) E) -> (C) "
+                    "{ C(i) = 2 * A(i) * B(i) * D(i) * E(i) }")
+                .find("constant factor included"),
             std::string::npos);
   EXPECT_NE(problem("def g(int8(4,4) A) -> (C) { C(i) *=! A(i,k) }").find("'*=!'"),
             std::string::npos);
-  EXPECT_NE(problem("def g(int8(4,4) A) -> (C) { C(i) +=! 2 * A(i,k) }").find("a constant"),
-            std::string::npos);
+
   EXPECT_NE(problem("def g(int8(4) A, int8(4) B, int8(4) D, int8(4) E, int8(4) F) -> (C) "
                     "{ C(i) = A(i) * B(i) * D(i) * E(i) * F(i) }")
                 .find("at most 4 operands"),

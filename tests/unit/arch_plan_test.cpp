@@ -104,6 +104,37 @@ TEST(ArchPlan, FoldsAndAccumulatingOutputsSetTheWidths) {
   }
 }
 
+// A product's integer constant factor and negations make one signed PE operand, which widens
+// the product and the accumulator by its width (dataflow::factorBits).
+TEST(ArchPlan, ConstantFactorsWidenTheProduct) {
+  EXPECT_EQ(dataflow::factorBits(1), 0);
+  EXPECT_EQ(dataflow::factorBits(-1), 1);
+  EXPECT_EQ(dataflow::factorBits(3), 3);
+  EXPECT_EQ(dataflow::factorBits(-4), 3);
+  EXPECT_EQ(dataflow::factorBits(4), 4);
+  const char* text = "def f(int8(M,K) A, int8(K,N) B) -> (C, D, E) {"
+                     " C(i,j) +=! 3 * A(i,k) * B(k,j)  D(i,j) +=! -A(i,k) * B(k,j)"
+                     " E(i,j) +=! -(2 * A(i,k)) * -B(k,j) }";
+  tc::Program prog = program(text, {{"M", 4}, {"N", 4}, {"K", 4}});
+  const int64_t factors[] = {3, -1, 2};
+  for (size_t stmt = 0; stmt < 3; ++stmt) {
+    dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
+    EXPECT_EQ(v.factor, factors[stmt]) << stmt;
+    dse::ExploreOptions o;
+    o.constraints.arrays = {{4, 4}};
+    o.constraints.elementBits = {32, 8, 8};
+    o.threads = 1;
+    const dse::ExploreResult r = dse::explore(v, o);
+    ASSERT_FALSE(r.points.empty());
+    const dse::DesignPoint& pt = r.points.front();
+    const Plan plan = makePlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits, "d");
+    EXPECT_EQ(plan.factor, factors[stmt]);
+    EXPECT_EQ(plan.productBits, 16 + dataflow::factorBits(factors[stmt]));
+    EXPECT_EQ(plan.accumulatorBits, plan.productBits + 2); // a reduction of 4
+    EXPECT_EQ(pt.metrics.accumulatorBits, plan.accumulatorBits);
+  }
+}
+
 TEST(ArchPlan, UnsupportedStatementsSayWhy) {
   tc::Program prog =
       program("def f(int8(N) A, int8(N) B) -> (C) { C(i) = A(i) + B(i) }", {{"N", 4}});

@@ -76,8 +76,9 @@ struct TensorPlan {
 struct Plan {
   std::string name;                          // Verilog module prefix, e.g. "gemm_047b034bce"
   dataflow::Fold fold = dataflow::Fold::Sum; // how values meet in an output element
-  std::string statement;                     // "C(i, j) +=! A(i, k) * B(k, j)"
-  std::string spec;                          // dataflow in the written form
+  int64_t factor = 1;    // the product's constant factor, an extra PE operand unless 1
+  std::string statement; // "C(i, j) +=! A(i, k) * B(k, j)"
+  std::string spec;      // dataflow in the written form
   int64_t p = 0, q = 0;
   std::vector<Coordinate> coords;
   std::vector<OuterDim> outer;

@@ -40,8 +40,20 @@ struct StatementView {
   /// How the values meet in an output element: summed (`+=!`, `+=`, `=`), or their maximum or
   /// minimum (`max=!`, `min=!`, ...).
   Fold fold = Fold::Sum;
+  /// The product's integer constant factor: 2 in `2 * A(i,k) * B(k,j)`, -1 in `-A(i) * B(i)`
+  /// (1 when the right-hand side is not a product of tensor reads, constants and negations).
+  int64_t factor = 1;
   size_t loopIndex(const std::string& name) const; // loops.size() when absent
 };
+
+/// The signed width of `factor`'s constant operand in the PEs (0: none, for a factor of 1).
+inline int64_t factorBits(int64_t factor) {
+  if (factor == 1) return 0;
+  int64_t w = 1;
+  while (factor < -(int64_t(1) << (w - 1)) || factor > (int64_t(1) << (w - 1)) - 1)
+    ++w;
+  return w;
+}
 
 /// The most iterations a statement may have (the product of its loop extents).
 inline constexpr int64_t kMaxIterations = int64_t(1) << 50;
