@@ -37,6 +37,12 @@ int64_t constantFactor(const tc::Value& v) {
 
 } // namespace
 
+size_t StatementView::accessIndex(int tensor) const {
+  for (size_t a = 0; a < accesses.size(); ++a)
+    if (accesses[a].tensor == tensor) return a;
+  return accesses.size();
+}
+
 StatementView viewStatement(const tc::Program& program, size_t stmt) {
   if (stmt >= program.statements.size())
     throw Error("rubick", "statement S" + std::to_string(stmt) + " does not exist");

@@ -29,12 +29,6 @@ namespace {
 // The decode's tensor selects (the order of verify's attention stimulus).
 enum Select { kO = 0, kQ = 1, kK = 2, kV = 3 };
 
-size_t accessOf(const dataflow::StatementView& v, int tensor) {
-  for (size_t a = 0; a < v.accesses.size(); ++a)
-    if (v.accesses[a].tensor == tensor) return a;
-  throw std::logic_error("pim decode: tensor not accessed");
-}
-
 Json designJson(const PimPackage& p) {
   for (const File& f : p.files)
     if (f.path == "design.json") return Json::parse(f.content);
@@ -118,8 +112,10 @@ PimDecodePackage packagePimDecode(const tc::Program& prog, const attn::Attention
   const PimPackage sc = packagePim(plan.block, v0, plan.scores, s, plan.scoreOptions, name + "_sc");
   const PimPackage vu = packagePim(plan.block, v4, plan.values, s, plan.valueOptions, name + "_u");
   const Json js = designJson(sc), ju = designJson(vu);
-  const size_t aSc = accessOf(v0, f.scores), aQ = accessOf(v0, f.q), aK = accessOf(v0, f.k);
-  const size_t aU = accessOf(v4, f.u), aE = accessOf(v4, f.e), aV = accessOf(v4, f.v);
+  const size_t aSc = detail::decodeAccess(v0, f.scores), aQ = detail::decodeAccess(v0, f.q),
+               aK = detail::decodeAccess(v0, f.k);
+  const size_t aU = detail::decodeAccess(v4, f.u), aE = detail::decodeAccess(v4, f.e),
+               aV = detail::decodeAccess(v4, f.v);
   const Json& ss = js.at("stream");
   const Json& su = ju.at("stream");
   if (ss.at("word_bits") != su.at("word_bits"))

@@ -2,6 +2,8 @@
 
 #include "rubick/emit/PimDecode.h"
 
+#include "PimDecodeTop.h"
+
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/support/Unsupported.h"
 
@@ -16,12 +18,6 @@ namespace {
 // The hardware's widths: scores and U in int32 (the units' accumulators), E in Q0.15 (16 bits),
 // Q, K and V as declared.
 constexpr int64_t kAccBits = 32, kExpBits = 16;
-
-size_t accessOf(const dataflow::StatementView& v, int tensor) {
-  for (size_t a = 0; a < v.accesses.size(); ++a)
-    if (v.accesses[a].tensor == tensor) return a;
-  throw std::logic_error("pim decode: tensor not accessed");
-}
 
 dse::ExploreOptions withWidths(const tc::Program& prog, const dataflow::StatementView& v,
                                const dse::ExploreOptions& base, int wide, int expTensor) {
@@ -120,8 +116,9 @@ PimDecodePlan planPimDecode(const tc::Program& prog, const attn::AttentionForm& 
     const dataflow::StatementView v4 = dataflow::viewStatement(plan.block, f.values);
     plan.scoreOptions = withWidths(plan.block, v0, base, f.scores, -1);
     plan.valueOptions = withWidths(plan.block, v4, base, f.u, f.e);
-    const size_t sc = accessOf(v0, f.scores), k = accessOf(v0, f.k);
-    const size_t u = accessOf(v4, f.u), e = accessOf(v4, f.e), vv = accessOf(v4, f.v);
+    const size_t sc = detail::decodeAccess(v0, f.scores), k = detail::decodeAccess(v0, f.k);
+    const size_t u = detail::decodeAccess(v4, f.u), e = detail::decodeAccess(v4, f.e),
+                 vv = detail::decodeAccess(v4, f.v);
     auto scoresFit = [&](const dse::PimDesign& d) {
       return d.placement[sc] == PimPlacement::buffer && d.reduceUnits == 1 &&
              d.placement[k] == PimPlacement::banks;

@@ -5,11 +5,22 @@
 
 #include "PimTop.h"
 
+#include "rubick/dataflow/StatementView.h"
+
+#include <stdexcept>
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace rubick::emit::detail {
+
+/// The access of `tensor` in `v`, which the attention form guarantees (logic_error if not).
+inline size_t decodeAccess(const dataflow::StatementView& v, int tensor) {
+  const size_t a = v.accessIndex(tensor);
+  if (a == v.accesses.size()) throw std::logic_error("pim decode: tensor not accessed");
+  return a;
+}
 
 /// A word of a unit's on-chip bank, as a PIM top's host port names it.
 struct UnitPlace {

@@ -44,6 +44,7 @@ struct StatementView {
   /// (1 when the right-hand side is not a product of tensor reads, constants and negations).
   int64_t factor = 1;
   size_t loopIndex(const std::string& name) const; // loops.size() when absent
+  size_t accessIndex(int tensor) const;            // accesses.size() when absent
 };
 
 /// The signed width of `factor`'s constant operand in the PEs (0: none, for a factor of 1).
