@@ -10,8 +10,9 @@
 //   (no data, no out_last). cmd_ready is high while no command is being split (low in reset)
 //   and in the cycle the command being split issues its last burst, so a command is taken as
 //   the previous one issues its last burst (one-burst commands: one per cycle), while that
-//   one's data may still be arriving. Every burst has ARSIZE = log2(DATA_W/8), ARBURST = INCR,
-//   ARID = AXI_ID, ARCACHE = 4'b0011 (normal, non-cacheable, bufferable), ARPROT = 0.
+//   one's data may still be arriving. Every burst has ARSIZE = log2(DATA_W/8) (its low 3 bits
+//   above 1024 bits: see DATA_W), ARBURST = INCR, ARID = AXI_ID, ARCACHE = 4'b0011 (normal,
+//   non-cacheable, bufferable), ARPROT = 0.
 // Splitting: from the current address a, each burst has min(remaining, MAX_BURST,
 //   (4096 - a mod 4096) / (DATA_W/8)) beats: the first burst of a command ends at a 4 KiB
 //   boundary when the command crosses one, later bursts start on MAX_BURST-beat strides.
@@ -30,7 +31,11 @@
 //
 // Parameters:
 //   ADDR_W           address bits (13..64)
-//   DATA_W           data bits: 8 * a power of two, 8..1024
+//   DATA_W           data bits: 8 * a power of two, 8..4096. Above 1024 (AXI4's widest bus,
+//                    and beyond what ARSIZE can express: m_axi_arsize then carries only the low
+//                    3 bits of log2(DATA_W/8)) only for use behind rubick_axi_split, which
+//                    sets its ports' ARSIZE itself; bursts are then at most 4096 / (DATA_W/8)
+//                    beats (8 at 4096 bits)
 //   ID_W, AXI_ID     ID width (1..32) and the ARID used (0 .. 2**ID_W - 1)
 //   LEN_W            bits of cmd_len (1..32)
 //   MAX_BURST        beats per burst at most (1..256); bursts are also capped at 4 KiB
@@ -218,8 +223,8 @@ module rubick_axi_rd #(
 
   // Elaboration errors on purpose for parameters out of range.
   generate
-    if (DATA_W < 8 || DATA_W > 1024 || (8 << ASZ) != DATA_W) begin : g_bad_data_w
-      rubick_axi_rd_parameter_DATA_W_must_be_8_times_a_power_of_2_up_to_1024 u_error ();
+    if (DATA_W < 8 || DATA_W > 4096 || (8 << ASZ) != DATA_W) begin : g_bad_data_w
+      rubick_axi_rd_parameter_DATA_W_must_be_8_times_a_power_of_2_up_to_4096 u_error ();
     end
     if (ADDR_W < 13 || ADDR_W > 64) begin : g_bad_addr_w
       rubick_axi_rd_parameter_ADDR_W_must_be_13_to_64 u_error ();

@@ -9,8 +9,8 @@
 //   only). cmd_len is the number of DATA_W-bit beats; cmd_len = 0 is accepted and does nothing
 //   (no data taken, no done). cmd_ready is high while no command is being split, and in the
 //   cycle the last burst of the command being split is issued (so one-burst commands are taken
-//   one per cycle); low in reset. Every burst has AWSIZE = log2(DATA_W/8), AWBURST = INCR,
-//   AWID = AXI_ID, AWCACHE = 4'b0011, AWPROT = 0.
+//   one per cycle); low in reset. Every burst has AWSIZE = log2(DATA_W/8) (its low 3 bits above
+//   1024 bits: see DATA_W), AWBURST = INCR, AWID = AXI_ID, AWCACHE = 4'b0011, AWPROT = 0.
 // Splitting: from the current address a, each burst has min(remaining, MAX_BURST,
 //   (4096 - a mod 4096) / (DATA_W/8)) beats.
 // Data: in_valid/in_ready, one beat per accepted command beat, in command order, with its byte
@@ -31,7 +31,11 @@
 //
 // Parameters:
 //   ADDR_W           address bits (13..64)
-//   DATA_W           data bits: 8 * a power of two, 8..1024
+//   DATA_W           data bits: 8 * a power of two, 8..4096. Above 1024 (AXI4's widest bus,
+//                    and beyond what AWSIZE can express: m_axi_awsize then carries only the low
+//                    3 bits of log2(DATA_W/8)) only for use behind rubick_axi_split, which
+//                    sets its ports' AWSIZE itself; bursts are then at most 4096 / (DATA_W/8)
+//                    beats (8 at 4096 bits)
 //   ID_W, AXI_ID     ID width (1..32) and the AWID used (0 .. 2**ID_W - 1)
 //   LEN_W            bits of cmd_len (1..32)
 //   MAX_BURST        beats per burst at most (1..256); bursts are also capped at 4 KiB
@@ -250,8 +254,8 @@ module rubick_axi_wr #(
 
   // Elaboration errors on purpose for parameters out of range.
   generate
-    if (DATA_W < 8 || DATA_W > 1024 || (8 << ASZ) != DATA_W) begin : g_bad_data_w
-      rubick_axi_wr_parameter_DATA_W_must_be_8_times_a_power_of_2_up_to_1024 u_error ();
+    if (DATA_W < 8 || DATA_W > 4096 || (8 << ASZ) != DATA_W) begin : g_bad_data_w
+      rubick_axi_wr_parameter_DATA_W_must_be_8_times_a_power_of_2_up_to_4096 u_error ();
     end
     if (ADDR_W < 13 || ADDR_W > 64) begin : g_bad_addr_w
       rubick_axi_wr_parameter_ADDR_W_must_be_13_to_64 u_error ();

@@ -60,6 +60,8 @@ module rubick_dma_rd_cols #(
   localparam integer RW = $clog2(ROWS + 1);
   localparam integer CW = $clog2(COLS + 1);
   localparam integer NW = $clog2(((CAP > COLS) ? CAP : COLS) + 1);  // element counts
+  // Zero as a constant, not a replication: Verilator flags replications above 8k bits.
+  localparam [CAP*ELEM_W-1:0] SBUF_ZERO = 0;
   localparam integer GW = (GC > 1) ? $clog2(GC) : 1;
   localparam integer SW = (EPB > 1) ? $clog2(EPB) : 1;  // skip within a beat
   localparam [ADDR_W-1:0] ALIGN = {ADDR_W{1'b1}} << ASZ;
@@ -192,14 +194,14 @@ module rubick_dma_rd_cols #(
   always @(posedge aclk) begin
     if (start && !busy) begin
       cnt    <= {NW{1'b0}};
-      sbuf   <= {(CAP * ELEM_W) {1'b0}};
+      sbuf   <= SBUF_ZERO;
       o_row  <= {RW{1'b0}};
       o_gc   <= {GW{1'b0}};
       o_cols <= cols_valid;
       o_real <= (rows_valid != 0);
     end else begin
       cnt  <= keep + (in_fire ? useful[NW-1:0] : {NW{1'b0}});
-      sbuf <= (sbuf >> {take, {LOG_EW{1'b0}}}) | (in_fire ? ins << {keep, {LOG_EW{1'b0}}} : {(CAP * ELEM_W) {1'b0}});
+      sbuf <= (sbuf >> {take, {LOG_EW{1'b0}}}) | (in_fire ? ins << {keep, {LOG_EW{1'b0}}} : SBUF_ZERO);
       if (o_fire) begin
         out_data <= sbuf[LANES*ELEM_W-1:0] & need_mask;
         out_mask <= row_end ? LAST_MASK : {LANES{1'b1}};

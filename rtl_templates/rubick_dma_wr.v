@@ -43,9 +43,9 @@
 // Status: busy, done, error (a one-cycle pulse per B response that is not OKAY: the data was
 // not written). aresetn (synchronous, active low) clears the control state.
 //
-// Parameters: ADDR_W (13..64), DATA_W (8 x a power of 2 up to 1024, >= ELEM_W), ELEM_W (8 x a
-// power of 2), LANES (>= 1), ROW_LANES (0/1), ROWS, COLS (>= 1), ID_W, AXI_ID, MAX_BURST,
-// MAX_OUTSTANDING (as rubick_axi_wr).
+// Parameters: ADDR_W (13..64), DATA_W (8 x a power of 2 up to 4096, >= ELEM_W; above 1024
+// behind rubick_axi_split), ELEM_W (8 x a power of 2), LANES (>= 1), ROW_LANES (0/1), ROWS,
+// COLS (>= 1), ID_W, AXI_ID, MAX_BURST, MAX_OUTSTANDING (as rubick_axi_wr).
 `default_nettype none
 
 module rubick_dma_wr #(

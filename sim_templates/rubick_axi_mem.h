@@ -28,9 +28,9 @@
 //     rowBytes going to consecutive banks; each bank keeps one open row (open-page policy).
 //     Every run of beats of a burst in one row is one access, reaching the DRAM `latency`
 //     cycles after the address handshake: a row hit adds CL cycles, a closed bank tRCD + CL
-//     (activate), another row open tRP + tRCD + CL (precharge, activate); an activate waits
-//     until the bank's previous activate has finished. No refresh, tRAS, tWR, tFAW or bus
-//     turnaround: a first-order model of row locality.
+//     (activate), another row open tRP + tRCD + CL (precharge, no earlier than tRAS after that
+//     row's activate; then activate); an activate waits until the bank's previous activate has
+//     finished. No refresh, tWR, tFAW or bus turnaround: a first-order model of row locality.
 //   - responses in order (one queue for reads, one for writes), RID/BID = the request's ID.
 // Checks (each recorded in violations(), so that a test fails on it; the transfer still
 // happens): ARBURST/AWBURST other than INCR, ARLEN/AWLEN above 255, ARSIZE/AWSIZE other than
@@ -68,6 +68,7 @@ struct AxiMemConfig {
   unsigned rowBytes = 2048;     // DRAM row (page) size in bytes, >= 1
   unsigned tRCD = 14;           // activate to read/write, cycles
   unsigned tRP = 14;            // precharge, cycles
+  unsigned tRAS = 0;            // activate to precharge, at least, cycles
   unsigned CL = 14;             // read/write command to data, cycles
   bool recordBursts = false;    // keep every accepted burst in bursts()
 };
@@ -343,7 +344,8 @@ private:
         uint64_t t = std::max(arrive, bank.activeAt);
         if (bank.open) {
           ++stats_.rowConflicts;
-          t += cfg_.tRP;
+          // The precharge waits for tRAS from the open row's activate, tRCD before activeAt.
+          t = std::max<uint64_t>(t, bank.activeAt + cfg_.tRAS - cfg_.tRCD) + cfg_.tRP;
         }
         bank.open = true;
         bank.row = row;

@@ -1,6 +1,7 @@
 // rubick's testbench for designs with a memory system, the per-design part: the pins of the
 // Verilated `<name>_top` (--prefix Vdut): aclk, aresetn, the AXI4-Lite slave s_axil_*, the AXI4
-// master m_axi_* and irq. `rubick verify` writes it next to every such design as dut.cpp;
+// master port(s) (m_axi_*, or m00_axi_*, m01_axi_*, ... in lock-step) and irq. `rubick verify`
+// writes it next to every such design as dut.cpp;
 // rubick_mem_harness.cpp, compiled once per work directory, holds everything else. Only
 // built-in types cross between the two, so a mismatch is a link error, never a silent layout
 // difference. The AXI data bus may be wider than 64 bits (Verilator's VlWide): the data crosses
@@ -85,49 +86,79 @@ void dutAxilSample(bool* awready, bool* wready, bool* bvalid, unsigned* bresp, b
   *rresp = m.s_axil_rresp;
 }
 
-// The memory's outputs (the master's inputs); rdata holds `bytes` bytes, byte i = RDATA[8i+7:8i].
-void dutAxiDrive(bool arready, bool rvalid, bool rlast, unsigned rresp, unsigned rid,
+// The top's AXI4 master ports (design.json `axi.port_prefixes`): `rubick verify` writes
+// dut_axi_ports.h with RUBICK_AXI_PORTS(X), X(index, prefix) for each (X(0, m_axi_) for one).
+#include "dut_axi_ports.h"
+
+unsigned dutAxiPorts() {
+#define RUBICK_COUNT_PORT(n, p) +1
+  return 0 RUBICK_AXI_PORTS(RUBICK_COUNT_PORT);
+#undef RUBICK_COUNT_PORT
+}
+
+// Port `port`'s memory side (the master's inputs); rdata holds `bytes` bytes, byte i =
+// RDATA[8i+7:8i].
+void dutAxiDrive(unsigned port, bool arready, bool rvalid, bool rlast, unsigned rresp, unsigned rid,
                  const uint8_t* rdata, unsigned bytes, bool awready, bool wready, bool bvalid,
                  unsigned bresp, unsigned bid) {
   Vdut& m = *dut->model;
-  m.m_axi_arready = arready;
-  m.m_axi_rvalid = rvalid;
-  m.m_axi_rlast = rlast;
-  m.m_axi_rresp = rresp;
-  m.m_axi_rid = rid;
-  setBytes(m.m_axi_rdata, rdata, bytes);
-  m.m_axi_awready = awready;
-  m.m_axi_wready = wready;
-  m.m_axi_bvalid = bvalid;
-  m.m_axi_bresp = bresp;
-  m.m_axi_bid = bid;
+#define RUBICK_DRIVE_PORT(n, p)                                                                    \
+  case n:                                                                                          \
+    m.p##arready = arready;                                                                        \
+    m.p##rvalid = rvalid;                                                                          \
+    m.p##rlast = rlast;                                                                            \
+    m.p##rresp = rresp;                                                                            \
+    m.p##rid = rid;                                                                                \
+    setBytes(m.p##rdata, rdata, bytes);                                                            \
+    m.p##awready = awready;                                                                        \
+    m.p##wready = wready;                                                                          \
+    m.p##bvalid = bvalid;                                                                          \
+    m.p##bresp = bresp;                                                                            \
+    m.p##bid = bid;                                                                                \
+    break;
+  switch (port) {
+    RUBICK_AXI_PORTS(RUBICK_DRIVE_PORT)
+  default:
+    break;
+  }
+#undef RUBICK_DRIVE_PORT
 }
 
-// The master's outputs. wdata gets `bytes` bytes, wstrb one byte (0 or 1) per data byte.
-void dutAxiSample(bool* arvalid, uint64_t* araddr, unsigned* arlen, unsigned* arsize,
+// Port `port`'s master outputs. wdata gets `bytes` bytes, wstrb one byte (0 or 1) per data
+// byte.
+void dutAxiSample(unsigned port, bool* arvalid, uint64_t* araddr, unsigned* arlen, unsigned* arsize,
                   unsigned* arburst, unsigned* arid, bool* rready, bool* awvalid, uint64_t* awaddr,
                   unsigned* awlen, unsigned* awsize, unsigned* awburst, unsigned* awid,
                   bool* wvalid, bool* wlast, uint8_t* wdata, uint8_t* wstrb, unsigned bytes,
                   bool* bready) {
   const Vdut& m = *dut->model;
-  *arvalid = m.m_axi_arvalid;
-  *araddr = m.m_axi_araddr;
-  *arlen = m.m_axi_arlen;
-  *arsize = m.m_axi_arsize;
-  *arburst = m.m_axi_arburst;
-  *arid = m.m_axi_arid;
-  *rready = m.m_axi_rready;
-  *awvalid = m.m_axi_awvalid;
-  *awaddr = m.m_axi_awaddr;
-  *awlen = m.m_axi_awlen;
-  *awsize = m.m_axi_awsize;
-  *awburst = m.m_axi_awburst;
-  *awid = m.m_axi_awid;
-  *wvalid = m.m_axi_wvalid;
-  *wlast = m.m_axi_wlast;
-  getBytes(m.m_axi_wdata, wdata, bytes);
-  getBits(m.m_axi_wstrb, wstrb, bytes);
-  *bready = m.m_axi_bready;
+#define RUBICK_SAMPLE_PORT(n, p)                                                                   \
+  case n:                                                                                          \
+    *arvalid = m.p##arvalid;                                                                       \
+    *araddr = m.p##araddr;                                                                         \
+    *arlen = m.p##arlen;                                                                           \
+    *arsize = m.p##arsize;                                                                         \
+    *arburst = m.p##arburst;                                                                       \
+    *arid = m.p##arid;                                                                             \
+    *rready = m.p##rready;                                                                         \
+    *awvalid = m.p##awvalid;                                                                       \
+    *awaddr = m.p##awaddr;                                                                         \
+    *awlen = m.p##awlen;                                                                           \
+    *awsize = m.p##awsize;                                                                         \
+    *awburst = m.p##awburst;                                                                       \
+    *awid = m.p##awid;                                                                             \
+    *wvalid = m.p##wvalid;                                                                         \
+    *wlast = m.p##wlast;                                                                           \
+    getBytes(m.p##wdata, wdata, bytes);                                                            \
+    getBits(m.p##wstrb, wstrb, bytes);                                                             \
+    *bready = m.p##bready;                                                                         \
+    break;
+  switch (port) {
+    RUBICK_AXI_PORTS(RUBICK_SAMPLE_PORT)
+  default:
+    break;
+  }
+#undef RUBICK_SAMPLE_PORT
 }
 
 // The first half of cycle `cycle`: the clock low and the outputs settled on this cycle's inputs.

@@ -3,13 +3,14 @@
 // each design's model and its rubick_mem_dut.cpp, which drives the pins.
 //
 //   sim design.json stimulus.txt [--wave FILE.fst] [--bases B0,B1,... --predicted C]
-//       [--dram banks=B,row=BYTES,trcd=C,trp=C,cl=C [--tolerance F]]
+//       [--dram banks=B,row=BYTES,trcd=C,trp=C,cl=C,tras=C [--tolerance F]]
 //
-// The design's AXI4 master talks to rubick_axi_mem.h, configured from design.json: the bus
-// width, the memory's bandwidth (bytes per cycle) and latency, as many bursts in flight as the
-// design issues (the engines' own limit is the one that counts), fixed latency (or, with --dram,
-// row buffer timing on top: any of the parameters, the model's defaults for the others). It puts
-// every input tensor in memory row-major at its base address
+// The design's AXI4 master talks to rubick_axi_mem.h (one per port when the bus is split over
+// several: class Memories), configured from design.json: the bus width, the memory's bandwidth
+// (bytes per cycle) and latency, as many bursts in flight as the design issues (the engines' own
+// limit is the one that counts), fixed latency (or, with --dram, row buffer timing on top: any of
+// the parameters, the model's defaults for the others). It puts every input tensor in memory
+// row-major at its base address
 // (--bases, which verify varies per trial, some not aligned to the bus; else design.json's
 // timing.base_addresses), fills each output region with a pattern, allows writes only to the
 // output regions, writes the BASE registers over AXI4-Lite, starts with CTRL = 3 (start,
@@ -36,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,10 +48,11 @@ void dutAxilDrive(bool awvalid, uint32_t awaddr, bool wvalid, uint32_t wdata, bo
                   bool arvalid, uint32_t araddr, bool rready);
 void dutAxilSample(bool* awready, bool* wready, bool* bvalid, unsigned* bresp, bool* arready,
                    bool* rvalid, uint32_t* rdata, unsigned* rresp);
-void dutAxiDrive(bool arready, bool rvalid, bool rlast, unsigned rresp, unsigned rid,
+unsigned dutAxiPorts();
+void dutAxiDrive(unsigned port, bool arready, bool rvalid, bool rlast, unsigned rresp, unsigned rid,
                  const uint8_t* rdata, unsigned bytes, bool awready, bool wready, bool bvalid,
                  unsigned bresp, unsigned bid);
-void dutAxiSample(bool* arvalid, uint64_t* araddr, unsigned* arlen, unsigned* arsize,
+void dutAxiSample(unsigned port, bool* arvalid, uint64_t* araddr, unsigned* arlen, unsigned* arsize,
                   unsigned* arburst, unsigned* arid, bool* rready, bool* awvalid, uint64_t* awaddr,
                   unsigned* awlen, unsigned* awsize, unsigned* awburst, unsigned* awid,
                   bool* wvalid, bool* wlast, uint8_t* wdata, uint8_t* wstrb, unsigned bytes,
@@ -67,8 +70,8 @@ using rubick_sim::AxiMemConfig;
 using rubick_sim::readDesign;
 using rubick_sim::Tensor;
 
-// --dram's value: NAME=VALUE pairs (banks, row, trcd, trp, cl) over the model's defaults. verify
-// checked it (arch::parseDram); false for anything this does not read.
+// --dram's value: NAME=VALUE pairs (banks, row, trcd, trp, cl, tras) over the model's defaults.
+// verify checked it (arch::parseDram); false for anything this does not read.
 bool setDram(AxiMemConfig& c, const std::string& spec) {
   for (size_t p = 0; p < spec.size();) {
     const size_t comma = std::min(spec.find(',', p), spec.size());
@@ -89,6 +92,8 @@ bool setDram(AxiMemConfig& c, const std::string& spec) {
       c.tRP = unsigned(v);
     else if (name == "cl")
       c.CL = unsigned(v);
+    else if (name == "tras")
+      c.tRAS = unsigned(v);
     else
       return false;
     p = comma + 1;
@@ -96,11 +101,78 @@ bool setDram(AxiMemConfig& c, const std::string& spec) {
   return true;
 }
 
+// The memory behind the design's AXI4 port(s): one rubick_axi_mem.h, or one per port for a bus
+// split over several (design.json `axi.ports`): port k holds byte b of the memory when
+// (b / P) mod n = k, at its address (b / (P n)) P + b mod P (P: a port's bytes, n: ports). Each
+// port gets 1/n of the bandwidth and of each DRAM row, so n lock-step ports see the rows and
+// banks the one wide memory would.
+class Memories {
+public:
+  Memories(const AxiMemConfig& wide, unsigned ports, unsigned portBytes)
+      : n_(ports), pb_(portBytes) {
+    for (unsigned k = 0; k < n_; ++k) {
+      AxiMemConfig c = wide;
+      c.dataBytes = pb_;
+      c.bytesPerCycle = std::max(1u, wide.bytesPerCycle / n_);
+      c.rowBytes = std::max(1u, wide.rowBytes / n_);
+      c.size = wide.size / n_ + pb_;
+      mems_.push_back(std::make_unique<AxiMem>(c));
+    }
+  }
+  unsigned ports() const { return n_; }
+  AxiMem& port(unsigned k) { return *mems_[k]; }
+
+  void store(uint64_t addr, const uint8_t* data, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      mems_[portOf(addr + i)]->store(local(addr + i), data + i, 1);
+  }
+  uint8_t byte(uint64_t addr) const { return mems_[portOf(addr)]->byte(local(addr)); }
+  void allowWrites(uint64_t base, uint64_t size) {
+    for (uint64_t at = base; at < base + size;) {
+      const uint64_t run = std::min(base + size, (at / pb_ + 1) * pb_) - at;
+      mems_[portOf(at)]->allowWrites(local(at), run);
+      at += run;
+    }
+  }
+  std::vector<std::string> violations() const {
+    std::vector<std::string> v;
+    for (unsigned k = 0; k < n_; ++k)
+      for (const std::string& s : mems_[k]->violations())
+        v.push_back(n_ > 1 ? "port " + std::to_string(k) + ": " + s : s);
+    return v;
+  }
+  uint64_t violationCount() const {
+    uint64_t c = 0;
+    for (const auto& m : mems_)
+      c += m->violationCount();
+    return c;
+  }
+  // Bytes over all ports; bursts and rows as the wide memory counts them (port 0's: every
+  // burst and row goes to every port).
+  rubick_sim::AxiMemStats stats() const {
+    rubick_sim::AxiMemStats st = mems_[0]->stats();
+    for (unsigned k = 1; k < n_; ++k) {
+      st.bytesRead += mems_[k]->stats().bytesRead;
+      st.bytesWritten += mems_[k]->stats().bytesWritten;
+    }
+    return st;
+  }
+
+private:
+  unsigned portOf(uint64_t b) const { return unsigned((b / pb_) % n_); }
+  uint64_t local(uint64_t b) const { return b / (uint64_t(pb_) * n_) * pb_ + b % pb_; }
+  unsigned n_, pb_;
+  std::vector<std::unique_ptr<AxiMem>> mems_;
+};
+
 // One simulated cycle of the whole bench: the memory's registered outputs to the design, the
 // design settled with the clock low, its outputs sampled, the edge, then the memory's edge.
 class Bench {
 public:
-  Bench(AxiMem& mem) : mem_(mem), master_(mem.masterPins()) {}
+  Bench(Memories& mem) : mem_(mem) {
+    for (unsigned k = 0; k < mem.ports(); ++k)
+      master_.push_back(mem.port(k).masterPins());
+  }
 
   void axil(bool awvalid, uint32_t awaddr, bool wvalid, uint32_t wdata, bool bready, bool arvalid,
             uint32_t araddr, bool rready) {
@@ -108,18 +180,23 @@ public:
   }
 
   void tick() {
-    const rubick_sim::AxiSlavePins& s = mem_.pins();
-    dutAxiDrive(s.arready, s.rvalid, s.rlast, s.rresp, s.rid, s.rdata.data(),
-                unsigned(s.rdata.size()), s.awready, s.wready, s.bvalid, s.bresp, s.bid);
+    for (unsigned k = 0; k < mem_.ports(); ++k) {
+      const rubick_sim::AxiSlavePins& s = mem_.port(k).pins();
+      dutAxiDrive(k, s.arready, s.rvalid, s.rlast, s.rresp, s.rid, s.rdata.data(),
+                  unsigned(s.rdata.size()), s.awready, s.wready, s.bvalid, s.bresp, s.bid);
+    }
     dutSettle(cycle_);
-    rubick_sim::AxiMasterPins& m = master_;
-    dutAxiSample(&m.arvalid, &m.araddr, &m.arlen, &m.arsize, &m.arburst, &m.arid, &m.rready,
-                 &m.awvalid, &m.awaddr, &m.awlen, &m.awsize, &m.awburst, &m.awid, &m.wvalid,
-                 &m.wlast, m.wdata.data(), m.wstrb.data(), unsigned(m.wdata.size()), &m.bready);
+    for (unsigned k = 0; k < mem_.ports(); ++k) {
+      rubick_sim::AxiMasterPins& m = master_[k];
+      dutAxiSample(k, &m.arvalid, &m.araddr, &m.arlen, &m.arsize, &m.arburst, &m.arid, &m.rready,
+                   &m.awvalid, &m.awaddr, &m.awlen, &m.awsize, &m.awburst, &m.awid, &m.wvalid,
+                   &m.wlast, m.wdata.data(), m.wstrb.data(), unsigned(m.wdata.size()), &m.bready);
+    }
     dutAxilSample(&lite.awready, &lite.wready, &lite.bvalid, &lite.bresp, &lite.arready,
                   &lite.rvalid, &lite.rdata, &lite.rresp);
     dutEdge(cycle_);
-    mem_.tick(m);
+    for (unsigned k = 0; k < mem_.ports(); ++k)
+      mem_.port(k).tick(master_[k]);
     ++cycle_;
   }
   uint64_t cycle() const { return cycle_; }
@@ -164,8 +241,8 @@ public:
   }
 
 private:
-  AxiMem& mem_;
-  rubick_sim::AxiMasterPins master_;
+  Memories& mem_;
+  std::vector<rubick_sim::AxiMasterPins> master_;
   uint64_t cycle_ = 0;
 };
 
@@ -176,7 +253,7 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "usage: %s design.json stimulus.txt [--wave FILE.fst] [--bases B0,B1,... --predicted C] "
-        "[--dram banks=B,row=BYTES,trcd=C,trp=C,cl=C [--tolerance F]]\n",
+        "[--dram banks=B,row=BYTES,trcd=C,trp=C,cl=C,tras=C [--tolerance F]]\n",
         argv[0]);
     return 2;
   }
@@ -208,10 +285,12 @@ int main(int argc, char** argv) {
   c.bytesPerCycle = j["memory"]["bus_bytes"].get<unsigned>();
   c.latency = j["memory"]["latency"].get<unsigned>();
   c.maxOutstanding = 256;
+  // A PIM unit's design (design.json `pim`) runs on its banks unless told otherwise.
+  if (!dram && j.contains("pim")) dram = true, dramSpec = j["pim"]["dram"].get<std::string>();
   c.dram = dram;
   if (dram && !setDram(c, dramSpec)) {
     std::fprintf(stderr,
-                 "--dram: expected NAME=VALUE,... (banks, row, trcd, trp, cl), found '%s'\n",
+                 "--dram: expected NAME=VALUE,... (banks, row, trcd, trp, cl, tras), found '%s'\n",
                  dramSpec.c_str());
     return 2;
   }
@@ -239,7 +318,12 @@ int main(int argc, char** argv) {
     }
     c.size = end + 4096; // room for a stray access past the last tensor to be caught
   }
-  AxiMem mem(c);
+  const unsigned ports = j["axi"].value("ports", 1u);
+  if (ports != dutAxiPorts()) {
+    std::fprintf(stderr, "design.json has %u AXI4 ports, the design %u\n", ports, dutAxiPorts());
+    return 2;
+  }
+  Memories mem(c, ports, j["axi"].value("port_data_bits", c.dataBytes * 8) / 8);
   for (const Tensor& x : ts) {
     const unsigned eb = x.bytes();
     if (x.output) {
@@ -321,8 +405,9 @@ int main(int argc, char** argv) {
   const uint64_t simCycles = b.cycle();
   dutClose();
   const bool statusOk = finished && (status & 1) && !(status & 4);
-  for (size_t i = 0; i < mem.violations().size() && i < 10; ++i)
-    std::printf("AXI violation: %s\n", mem.violations()[i].c_str());
+  const std::vector<std::string> violations = mem.violations();
+  for (size_t i = 0; i < violations.size() && i < 10; ++i)
+    std::printf("AXI violation: %s\n", violations[i].c_str());
   if (!finished)
     std::printf("irq did not rise within %llu cycles\n", static_cast<unsigned long long>(limit));
   else if (!statusOk)
@@ -330,7 +415,7 @@ int main(int argc, char** argv) {
   if (!regsOk) std::printf("an AXI4-Lite access did not complete or was answered with an error\n");
   if (predictedArg < 0 && !j.contains("timing"))
     std::printf("design.json has no timing.cycles to compare with\n");
-  const rubick_sim::AxiMemStats& st = mem.stats();
+  const rubick_sim::AxiMemStats st = mem.stats();
   std::printf(
       "memory: %llu bytes read in %llu bursts, %llu bytes written in %llu bursts, "
       "model %llu cycles\n",

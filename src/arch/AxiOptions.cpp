@@ -15,11 +15,10 @@ AxiOptions axiOptions(const dse::MemorySystem& mem) {
 }
 
 std::string axiBuildProblem(const dse::MemorySystem& mem) {
-  if (!mem.enabled() || mem.bytesPerCycle <= kMaxAxiBusBytes) return {};
-  return "a memory of " + std::to_string(mem.bytesPerCycle) +
-         " bytes a cycle needs a data bus wider than AXI4's widest (" +
-         std::to_string(kMaxAxiBusBytes) +
-         " bytes, 1024 bits): explored, but several memory ports are not built yet";
+  if (!mem.enabled() || mem.bytesPerCycle <= kMaxAxiBusBytes * kMaxAxiPorts) return {};
+  return "a memory of " + std::to_string(mem.bytesPerCycle) + " bytes a cycle needs more than " +
+         std::to_string(kMaxAxiPorts) + " AXI4 ports of " + std::to_string(kMaxAxiBusBytes) +
+         " bytes";
 }
 
 } // namespace rubick::arch

@@ -22,6 +22,7 @@ const Param kParams[] = {
     {"trcd", &Dram::tRCD, 0, 10000, " cycles"},
     {"trp", &Dram::tRP, 0, 10000, " cycles"},
     {"cl", &Dram::CL, 0, 10000, " cycles"},
+    {"tras", &Dram::tRAS, 0, 10000, " cycles"},
 };
 
 } // namespace
@@ -36,13 +37,15 @@ Dram parseDram(const std::string& spec, const std::string& flag) {
     const std::string item = spec.substr(at, end - at);
     const size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw Error(flag, "expected NAME=VALUE (banks, row, trcd, trp, cl), found '" + item + "'");
+      throw Error(flag,
+                  "expected NAME=VALUE (banks, row, trcd, trp, cl, tras), found '" + item + "'");
     const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
     const Param* p = nullptr;
     for (const Param& q : kParams)
       if (name == q.name) p = &q;
     if (!p)
-      throw Error(flag, "unknown parameter '" + name + "' (expected banks, row, trcd, trp or cl)");
+      throw Error(flag,
+                  "unknown parameter '" + name + "' (expected banks, row, trcd, trp, cl or tras)");
     if (!seen.insert(name).second) throw Error(flag, "'" + name + "' given twice");
     const bool digits =
         !value.empty() && value.size() <= 10 &&
@@ -89,7 +92,8 @@ void DramBanks::access(int64_t arrive, uint64_t addr, int64_t beats, int64_t bus
       int64_t t = std::max(arrive, bank.activeAt);
       if (bank.open) {
         conflicts += count;
-        t += d_.tRP;
+        // The open row was activated tRCD before it became usable; it closes tRAS after that.
+        t = std::max(t, bank.activeAt - d_.tRCD + d_.tRAS) + d_.tRP;
       }
       bank.open = true;
       bank.row = row;

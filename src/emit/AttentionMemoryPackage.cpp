@@ -59,10 +59,7 @@ std::string memoryReadme(const attn::PipelinePoint& pt, const arch::MemoryPlan& 
      << "All signals are synchronous to `aclk`; `aresetn` is synchronous and active low.\n\n"
      << "| port | meaning |\n|---|---|\n"
      << "| `s_axil_*` | AXI4-Lite control slave, 32-bit data (registers below) |\n"
-     << "| `m_axi_*` | AXI4 master to memory: " << o.busBytes * 8 << "-bit data, " << o.addrBits
-     << "-bit addresses, ID 0, INCR bursts of at most " << o.burstBeats
-     << " beats that never cross 4 KiB, AxCACHE 0011 |\n"
-     << "| `irq` | level: DONE or ERROR with IE set |\n\n"
+     << axiReadmeRow(o) << "| `irq` | level: DONE or ERROR with IE set |\n\n"
      << "## Registers\n\n"
      << registerTable(m) << "\n## Tensors\n\n"
      << "| base register | tensor | role | shape | element bits | row pitch (bytes) | moved in "

@@ -286,7 +286,7 @@ std::vector<File> attentionPackage(const tc::Program& prog, const attn::Attentio
   std::set<std::string> templates = {"rtl/rubick_exp.v", "rtl/rubick_recip.v",
                                      "rtl/rubick_scale.v"};
   if (mplan)
-    for (const std::string& t : memoryTemplatesUsed(*mplan))
+    for (const std::string& t : memoryTemplatesUsed(*mplan, arch::axiOptions(pt.memory)))
       templates.insert("rtl/" + t + ".v");
   std::vector<File> files;
   std::vector<std::string> generated;

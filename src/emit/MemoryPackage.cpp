@@ -4,6 +4,7 @@
 
 #include "MemoryPackage.h"
 
+#include "rubick/arch/DramTiming.h"
 #include "rubick/arch/MemoryTiming.h"
 #include "rubick/emit/MemoryTop.h"
 #include "rubick/emit/Templates.h"
@@ -60,8 +61,15 @@ Json registersJson(const arch::MemoryPlan& m) {
 }
 
 Json axiJson(const MemoryTopOptions& o) {
+  const int64_t ports = axiPorts(o);
+  Json names = Json::array();
+  for (int64_t w = 0; w < ports; ++w)
+    names.push_back(axiPortPrefix(w, ports));
   return {{"addr_bits", o.addrBits},
           {"data_bits", o.busBytes * 8},
+          {"ports", ports},
+          {"port_prefixes", names},
+          {"port_data_bits", o.busBytes * 8 / ports},
           {"id_bits", 1},
           {"max_burst_beats", o.burstBeats},
           {"max_outstanding", o.outstanding}};
@@ -88,6 +96,28 @@ Json timingJson(const arch::MemoryTiming& tm, const dse::MemorySystem& mem) {
           {"load_cycles", tm.loadCycles},
           {"stores", tm.stores},
           {"store_cycles", tm.storeCycles}};
+}
+
+std::string axiReadmeRow(const MemoryTopOptions& o) {
+  std::ostringstream os;
+  const int64_t ports = axiPorts(o);
+  if (ports == 1) {
+    os << "| `m_axi_*` | AXI4 master to memory: " << o.busBytes * 8 << "-bit data, " << o.addrBits
+       << "-bit addresses, ID 0, INCR bursts of at most " << o.burstBeats
+       << " beats that never cross 4 KiB, AxCACHE 0011 |\n";
+    return os.str();
+  }
+  const int64_t pb = o.busBytes / ports;
+  os << "| `" << axiPortPrefix(0, ports) << "*` .. `" << axiPortPrefix(ports - 1, ports) << "*` | "
+     << ports << " AXI4 masters to memory in lock-step, together one " << o.busBytes * 8
+     << "-bit bus: each " << pb * 8 << "-bit data, " << o.addrBits
+     << "-bit addresses, ID 0; byte b of the memory is byte b mod " << pb << " of word b / "
+     << o.busBytes << " of port (b / " << pb << ") mod " << ports << " (at its address (b / "
+     << o.busBytes << ") x " << pb << " + b mod " << pb
+     << "); every burst goes to every port at once with the same length (at most " << o.burstBeats
+     << " beats), and the design takes a beat or a response when every port has it, AxCACHE 0011 "
+        "|\n";
+  return os.str();
 }
 
 std::string registerTable(const arch::MemoryPlan& m) {
@@ -183,10 +213,7 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
      << "All signals are synchronous to `aclk`; `aresetn` is synchronous and active low.\n\n"
      << "| port | meaning |\n|---|---|\n"
      << "| `s_axil_*` | AXI4-Lite control slave, 32-bit data (registers below) |\n"
-     << "| `m_axi_*` | AXI4 master to memory: " << o.busBytes * 8 << "-bit data, " << o.addrBits
-     << "-bit addresses, ID 0, INCR bursts of at most " << o.burstBeats
-     << " beats that never cross 4 KiB, AxCACHE 0011 |\n"
-     << "| `irq` | level: DONE or ERROR with IE set |\n\n"
+     << axiReadmeRow(o) << "| `irq` | level: DONE or ERROR with IE set |\n\n"
      << "## Registers\n\n"
      << registerTable(m) << "\n## Tensors\n\n"
      << "| base register | tensor | role | shape | element bits | row pitch (bytes) |\n"
@@ -221,16 +248,18 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
 
 std::vector<File> packageMemory(const tc::Program& prog, const dataflow::StatementView& v,
                                 const dse::DesignPoint& pt, const dse::ExploreOptions& eo,
-                                const std::string& name) {
+                                const std::string& name, const MemoryPort* port) {
   const arch::MemoryPlan m = arch::makeMemoryPlan(prog, v, pt.dataflow, pt.entries,
                                                   eo.constraints.elementBits, pt.buffer, name);
-  const MemoryTopOptions o = arch::axiOptions(eo.constraints.memory);
-  const arch::MemoryTiming tm = arch::memoryTiming(m, o, eo.constraints.memory);
+  const dse::MemorySystem& mem = eo.constraints.memory;
+  const MemoryTopOptions o = port ? port->axi : arch::axiOptions(mem);
+  const arch::MemoryTiming tm =
+      port ? arch::dramTiming(m, o, mem, port->dram, port->bases) : arch::memoryTiming(m, o, mem);
   std::vector<char> reload;
   for (const arch::TensorTransfer& x : m.tensors)
     reload.push_back(x.reload);
   std::vector<std::string> templates = templatesUsed(m.core);
-  for (const std::string& t : memoryTemplatesUsed(m))
+  for (const std::string& t : memoryTemplatesUsed(m, o))
     if (std::find(templates.begin(), templates.end(), t) == templates.end()) templates.push_back(t);
   std::sort(templates.begin(), templates.end());
   std::vector<File> files;

@@ -2,6 +2,7 @@
 // The files of a design with a memory system (private to src/emit; emit::package calls it for
 // designs with a buffer tiling).
 
+#include "rubick/arch/Dram.h"
 #include "rubick/arch/MemoryTiming.h"
 #include "rubick/dse/Explore.h"
 #include "rubick/emit/MemoryTop.h"
@@ -31,11 +32,24 @@ nlohmann::ordered_json registersJson(const arch::MemoryPlan& m);
 nlohmann::ordered_json axiJson(const MemoryTopOptions& o);
 nlohmann::ordered_json timingJson(const arch::MemoryTiming& tm, const dse::MemorySystem& mem);
 
+/// The README's interface row of the AXI4 master port(s).
+std::string axiReadmeRow(const MemoryTopOptions& o);
+
 /// The README's register table (a Markdown table and the line after it).
 std::string registerTable(const arch::MemoryPlan& m);
 
+/// What a memory design is built with and timed against when its memory is not an external
+/// one of fixed latency: a PIM unit's port onto its banks (arch/PimDma.h).
+struct MemoryPort {
+  arch::AxiOptions axi;
+  arch::Dram dram;
+  std::vector<uint64_t> bases; // where the tensors lie
+};
+
+/// The files of design `pt` (with a buffer tiling) on `o.constraints.memory`, or with `port`
+/// on that port.
 std::vector<File> packageMemory(const tc::Program& prog, const dataflow::StatementView& v,
                                 const dse::DesignPoint& pt, const dse::ExploreOptions& o,
-                                const std::string& name);
+                                const std::string& name, const MemoryPort* port = nullptr);
 
 } // namespace rubick::emit::detail

@@ -109,12 +109,82 @@ void channelMux(std::ostream& os, const Signal (&signals)[N], const std::string&
   }
 }
 
+// Every signal of an AXI4 master port: its name, whether the master drives it, its width (0:
+// the address width, -1: the data width, -2: the strobe width).
+struct PortSignal {
+  const char* name;
+  bool out;
+  int64_t width;
+};
+const PortSignal kAxiMaster[] = {
+    {"awid", true, 1},     {"awaddr", true, 0},  {"awlen", true, 8},    {"awsize", true, 3},
+    {"awburst", true, 2},  {"awcache", true, 4}, {"awprot", true, 3},   {"awvalid", true, 1},
+    {"awready", false, 1}, {"wdata", true, -1},  {"wstrb", true, -2},   {"wlast", true, 1},
+    {"wvalid", true, 1},   {"wready", false, 1}, {"bid", false, 1},     {"bresp", false, 2},
+    {"bvalid", false, 1},  {"bready", true, 1},  {"arid", true, 1},     {"araddr", true, 0},
+    {"arlen", true, 8},    {"arsize", true, 3},  {"arburst", true, 2},  {"arcache", true, 4},
+    {"arprot", true, 3},   {"arvalid", true, 1}, {"arready", false, 1}, {"rid", false, 1},
+    {"rdata", false, -1},  {"rresp", false, 2},  {"rlast", false, 1},   {"rvalid", false, 1},
+    {"rready", true, 1}};
+
+// The range of a declaration of `s` and a space; nothing for one bit.
+std::string declRange(const PortSignal& s, int64_t aw, int64_t dw) {
+  const int64_t w = s.width == 0 ? aw : s.width == -1 ? dw : s.width == -2 ? dw / 8 : s.width;
+  return w == 1 ? "" : range(w) + " ";
+}
+
+// The top's AXI4 master ports: `m_axi_*`, or with several ports `m00_axi_*`, `m01_axi_*`, ...
+// of AXI4's widest data bus each.
+std::string axiPortsText(int64_t ways, int64_t aw, int64_t dw) {
+  std::ostringstream os;
+  const int64_t pw = dw / ways;
+  for (int64_t w = 0; w < ways; ++w) {
+    os << "  // AXI4 memory master" << (ways > 1 ? " " + axiPortPrefix(w, ways) + "*" : "")
+       << ".\n";
+    for (const PortSignal& s : kAxiMaster)
+      os << "  " << (s.out ? "output" : "input ") << " wire " << declRange(s, aw, pw)
+         << axiPortPrefix(w, ways) << s.name << ",\n";
+  }
+  return os.str();
+}
+
+// With several ports: the engines' bus (the wires m_axi_*) split over them in lock-step.
+std::string axiSplitText(int64_t ways, int64_t aw, int64_t dw) {
+  std::ostringstream os;
+  os << "  // The engines' " << dw << "-bit bus, split over " << ways
+     << " AXI4 ports in lock-step (byte b of the memory is at port (b / " << dw / ways / 8
+     << ") mod " << ways << ").\n";
+  for (const PortSignal& s : kAxiMaster)
+    os << "  wire " << declRange(s, aw, dw) << "m_axi_" << s.name << ";\n";
+  os << "  rubick_axi_split #(.WAYS(" << ways << "), .PORT_W(" << dw / ways << "), .ADDR_W(" << aw
+     << "), .ID_W(1)) axi_split (\n"
+     << "    .aclk(aclk), .aresetn(aresetn)";
+  for (const PortSignal& s : kAxiMaster) {
+    os << ",\n    .s_axi_" << s.name << "(m_axi_" << s.name << "), .m_axi_" << s.name << "({";
+    for (int64_t w = ways; w-- > 0;)
+      os << axiPortPrefix(w, ways) << s.name << (w ? ", " : "");
+    os << "})";
+  }
+  os << ");\n\n";
+  return os.str();
+}
+
 } // namespace
+
+int64_t axiPorts(const MemoryTopOptions& o) {
+  return o.busBytes > arch::kMaxAxiBusBytes ? o.busBytes / arch::kMaxAxiBusBytes : 1;
+}
+
+std::string axiPortPrefix(int64_t port, int64_t ports) {
+  if (ports == 1) return "m_axi_";
+  return std::string("m") + (port < 10 ? "0" : "") + std::to_string(port) + "_axi_";
+}
 
 std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
   const arch::Plan& core = m.core;
   const std::string name = core.name;
   const int64_t aw = o.addrBits, dw = o.busBytes * 8, nt = static_cast<int64_t>(m.tensors.size());
+  const int64_t ways = axiPorts(o);
   const int64_t regBits = arch::bitsFor(0x20 + 8 * nt);
   std::ostringstream os;
   Unused unused;
@@ -151,47 +221,14 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
      << "  output wire [1:0] s_axil_rresp,\n"
      << "  output wire s_axil_rvalid,\n"
      << "  input  wire s_axil_rready,\n"
-     << "  // AXI4 memory master.\n"
-     << "  output wire m_axi_awid,\n"
-     << "  output wire " << range(aw) << " m_axi_awaddr,\n"
-     << "  output wire [7:0] m_axi_awlen,\n"
-     << "  output wire [2:0] m_axi_awsize,\n"
-     << "  output wire [1:0] m_axi_awburst,\n"
-     << "  output wire [3:0] m_axi_awcache,\n"
-     << "  output wire [2:0] m_axi_awprot,\n"
-     << "  output wire m_axi_awvalid,\n"
-     << "  input  wire m_axi_awready,\n"
-     << "  output wire " << range(dw) << " m_axi_wdata,\n"
-     << "  output wire " << range(dw / 8) << " m_axi_wstrb,\n"
-     << "  output wire m_axi_wlast,\n"
-     << "  output wire m_axi_wvalid,\n"
-     << "  input  wire m_axi_wready,\n"
-     << "  input  wire m_axi_bid,\n"
-     << "  input  wire [1:0] m_axi_bresp,\n"
-     << "  input  wire m_axi_bvalid,\n"
-     << "  output wire m_axi_bready,\n"
-     << "  output wire m_axi_arid,\n"
-     << "  output wire " << range(aw) << " m_axi_araddr,\n"
-     << "  output wire [7:0] m_axi_arlen,\n"
-     << "  output wire [2:0] m_axi_arsize,\n"
-     << "  output wire [1:0] m_axi_arburst,\n"
-     << "  output wire [3:0] m_axi_arcache,\n"
-     << "  output wire [2:0] m_axi_arprot,\n"
-     << "  output wire m_axi_arvalid,\n"
-     << "  input  wire m_axi_arready,\n"
-     << "  input  wire m_axi_rid,\n"
-     << "  input  wire " << range(dw) << " m_axi_rdata,\n"
-     << "  input  wire [1:0] m_axi_rresp,\n"
-     << "  input  wire m_axi_rlast,\n"
-     << "  input  wire m_axi_rvalid,\n"
-     << "  output wire m_axi_rready,\n"
-     << "  // Level: DONE or ERROR with IE set (ISR register).\n"
+     << axiPortsText(ways, aw, dw) << "  // Level: DONE or ERROR with IE set (ISR register).\n"
      << "  output wire irq\n"
      << ");\n\n";
 
   // The body follows the declarations of the spare outputs.
   std::string head = os.str();
   os.str("");
+  if (ways > 1) os << axiSplitText(ways, aw, dw);
 
   // Registers.
   os << "  wire start, seq_busy, seq_done, dma_error;\n"
@@ -359,10 +396,11 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
 
 namespace rubick::emit {
 
-std::vector<std::string> memoryTemplatesUsed(const arch::MemoryPlan& m) {
+std::vector<std::string> memoryTemplatesUsed(const arch::MemoryPlan& m, const MemoryTopOptions& o) {
   std::vector<std::string> t = {"rubick_axil_regs", "rubick_buf_seq",  "rubick_dma_gather",
                                 "rubick_dma_wr",    "rubick_dma_pack", "rubick_dma_turn",
                                 "rubick_axi_wr"};
+  if (axiPorts(o) > 1) t.push_back("rubick_axi_split");
   bool reads = false;
   for (size_t i = 0; i < m.tensors.size(); ++i)
     reads |= !m.core.tensors[i].output || m.tensors[i].reload;

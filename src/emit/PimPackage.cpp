@@ -122,6 +122,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
                       const dse::ExploreOptions& o, const std::string& name) {
   const std::string problem = pimBuildProblem(v, d, s, o);
   if (!problem.empty()) throw Unsupported("emit", problem);
+  if (s.access == dse::PimAccess::dma) return detail::packagePimDma(prog, v, d, s, o, name);
   const detail::UnitBuild b = detail::buildUnit(prog, d, s, o, name);
   const dataflow::Dataflow& df = d.unit.dataflow;
   const arch::Plan& plan = b.plan;
@@ -349,6 +350,8 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   p.predictedCycles = run.cycles;
   p.explorerCycles = d.modelUnitCycles;
   p.streamWords = words;
+  p.top = name + "_pim_axil";
+  p.topNote = "AXI4-Lite; the units alone: " + name + "_pim";
   return p;
 }
 

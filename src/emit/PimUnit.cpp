@@ -3,6 +3,9 @@
 
 #include "PimUnit.h"
 
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/MemoryPlan.h"
+#include "rubick/arch/PimDma.h"
 #include "rubick/dse/Schedule.h"
 #include "rubick/emit/Pim.h"
 #include "rubick/support/Checked.h"
@@ -134,9 +137,15 @@ unitStreams(const nlohmann::ordered_json& stream, int64_t units) {
 
 std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesign& d,
                             const dse::PimSystem& s, const dse::ExploreOptions& o) {
-  (void)o;
-  if (s.access != dse::PimAccess::stream)
-    return "PIM units with a DMA ('access': 'dma') are not built yet; explore ranks them";
+  if (s.access == dse::PimAccess::dma) {
+    // One unit is one memory-system design on the unit's banks.
+    if (s.units > 1)
+      return "several PIM units with a DMA are not built yet (one unit, as the 'logic-die' "
+             "preset's, is); explore ranks them";
+    std::string why = arch::axiBuildProblem(arch::pimUnitPort(s));
+    if (why.empty()) why = arch::memoryBuildProblem(v, o.constraints.elementBits);
+    return why;
+  }
   if (v.fold != dataflow::Fold::Sum)
     return "a maximum or minimum reduction on PIM units is not built yet (the host sums the "
            "units' parts)";
@@ -204,12 +213,17 @@ int64_t pimReplayCycles(const tc::Program& prog, const dataflow::StatementView& 
                         const dse::PimDesign& d, const dse::PimSystem& s,
                         const dse::ExploreOptions& o) {
   if (!pimBuildProblem(v, d, s, o).empty()) return -1;
+  if (s.access == dse::PimAccess::dma)
+    return arch::pimUnitTiming(arch::makeMemoryPlan(prog, v, d.unit.dataflow, d.unit.entries,
+                                                    o.constraints.elementBits, d.unit.buffer,
+                                                    "replay"),
+                               s)
+        .cycles;
   return detail::buildUnit(prog, d, s, o, "replay").run.cycles;
 }
 
 dse::PimExact pimExact(const tc::Program& prog, const dataflow::StatementView& v,
                        const dse::PimSystem& s, const dse::ExploreOptions& o) {
-  if (s.access != dse::PimAccess::stream) return {};
   return [&prog, v, s, o](const dse::PimDesign& d) { return pimReplayCycles(prog, v, d, s, o); };
 }
 

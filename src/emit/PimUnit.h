@@ -9,6 +9,7 @@
 #include "rubick/arch/PimUnitTiming.h"
 #include "rubick/arch/Plan.h"
 #include "rubick/dse/Pim.h"
+#include "rubick/emit/Pim.h"
 #include "rubick/frontend/Program.h"
 
 #include <nlohmann/json.hpp>
@@ -45,5 +46,11 @@ nlohmann::ordered_json wordRunsOf(const std::vector<std::pair<int64_t, int64_t>>
 /// "unit_offsets" per tensor, or its own "unit_words"), as the harness reads them.
 std::vector<std::vector<std::pair<int64_t, int64_t>>>
 unitStreams(const nlohmann::ordered_json& stream, int64_t units);
+
+/// The files of a design of units with a DMA (one unit): its memory-system design on the
+/// unit's banks (src/emit/PimDmaPackage.cpp).
+PimPackage packagePimDma(const tc::Program& prog, const dataflow::StatementView& v,
+                         const dse::PimDesign& d, const dse::PimSystem& s,
+                         const dse::ExploreOptions& o, const std::string& name);
 
 } // namespace rubick::emit::detail

@@ -41,12 +41,12 @@ int emitPim(const tc::Program& prog, const dataflow::StatementView& v,
   const std::string name = prefix.empty() ? emit::pimModuleName(prog.name, d.id) : prefix;
   const emit::PimPackage p = emit::packagePim(prog, v, d, pim, eo, name);
   emit::writeDirectory(output, p.files, how);
-  std::cout << "PIM design " << d.id << ": " << pim.units << " units of " << d.unit.dataflow.p
-            << "x" << d.unit.dataflow.q << ", " << dataflow::toSpec(d.unit.dataflow, d.share)
-            << "\n"
+  std::cout << "PIM design " << d.id << ": " << pim.units << (pim.units == 1 ? " unit" : " units")
+            << " of " << d.unit.dataflow.p << "x" << d.unit.dataflow.q << ", "
+            << dataflow::toSpec(d.unit.dataflow, d.share) << "\n"
             << "the units' run " << d.unitCycles << " cycles" << (d.exact ? "" : " (explorer)")
-            << "; top module " << name << "_pim_axil (AXI4-Lite; the units alone: " << name
-            << "_pim); " << p.files.size() << " files in " << output << "\n";
+            << "; top module " << p.top << " (" << p.topNote << "); " << p.files.size()
+            << " files in " << output << "\n";
   return 0;
 }
 

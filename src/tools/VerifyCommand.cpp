@@ -148,9 +148,9 @@ int verifyPimDesigns(const VerifyCli& o, const tc::Program& prog, size_t stmt,
                 t ? static_cast<long long>(t->predicted) : 0LL,
                 static_cast<long long>(d.modelUnitCycles), 100.0 * res.utilization());
     if (o.timing) printTiming(res, t);
-    std::printf("%s on %lld units of %lldx%lld\n", res.spec.c_str(),
-                static_cast<long long>(pim.units), static_cast<long long>(res.p),
-                static_cast<long long>(res.q));
+    std::printf("%s on %lld unit%s of %lldx%lld\n", res.spec.c_str(),
+                static_cast<long long>(pim.units), pim.units == 1 ? "" : "s",
+                static_cast<long long>(res.p), static_cast<long long>(res.q));
     printProblems(res);
   }
   if (o.timing) printRuntime(runtimeSeconds);
@@ -311,8 +311,8 @@ Action addVerifyCommand(CLI::App& app) {
       cmd->add_flag("--dram", o->dram,
                     "Designs with a memory system: the memory with DRAM row timing (banks with "
                     "an open row each), cycles within 3% of its prediction. "
-                    "--dram=banks=B,row=BYTES,trcd=C,trp=C,cl=C sets any of them (defaults 8, "
-                    "2048, 14, 14, 14)");
+                    "--dram=banks=B,row=BYTES,trcd=C,trp=C,cl=C,tras=C sets any of them (defaults "
+                    "8, 2048, 14, 14, 14, 0)");
   cmd->add_flag("--timing", o->timing,
                 "Also print build seconds, simulated cycles, simulation seconds and cycles/s");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");

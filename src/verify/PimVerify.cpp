@@ -7,6 +7,8 @@
 #include "Stimulus.h"
 
 #include "rubick/arch/Buildable.h"
+#include "rubick/arch/MemoryPlan.h"
+#include "rubick/arch/PimDma.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
@@ -40,14 +42,32 @@ Result verifyOnePim(const tc::Program& prog, size_t stmt, const dataflow::Statem
     std::string dir = d.id;
     std::replace(dir.begin(), dir.end(), '/', '_');
     sd.dir = fs::path(o.workDir) / dir;
-    sd.top = name + "_pim_axil";
     sd.files = std::move(pkg.files);
     sd.faultyArray = "_array.v";
-    sd.harness = Harness::Pim;
-    int64_t loads = 0;
-    for (const dataflow::AccessView& a : v.accesses)
-      loads += prog.tensors[a.tensor].elements();
-    sd.simulatedCycles = pkg.predictedCycles + loads;
+    if (s.access == dse::PimAccess::dma) {
+      // The unit's memory design on a model of its banks, the tensors where the explorer puts
+      // them; the banks' timing is not data dependent, so the prediction holds to the cycle.
+      sd.top = name + "_top";
+      sd.harness = Harness::Memory;
+      const arch::MemoryPlan m =
+          arch::makeMemoryPlan(prog, v, d.unit.dataflow, d.unit.entries, eo.constraints.elementBits,
+                               d.unit.buffer, name);
+      std::string bases;
+      for (uint64_t b : arch::pimUnitBases(m, s))
+        bases += (bases.empty() ? "" : ",") + std::to_string(b);
+      const std::vector<std::string> args = {"--bases",     bases,
+                                             "--predicted", std::to_string(pkg.predictedCycles),
+                                             "--dram",      arch::toString(arch::pimUnitDram(s))};
+      sd.runArgs = [args](uint64_t) { return args; };
+      sd.simulatedCycles = pkg.predictedCycles;
+    } else {
+      sd.top = name + "_pim_axil";
+      sd.harness = Harness::Pim;
+      int64_t loads = 0;
+      for (const dataflow::AccessView& a : v.accesses)
+        loads += prog.tensors[a.tensor].elements();
+      sd.simulatedCycles = pkg.predictedCycles + loads;
+    }
     sd.pes = s.units * r.p * r.q;
     sd.stimulus = [&](uint64_t seed) {
       return stimulus(prog, stmt, v, seed, eo.constraints.elementBits);

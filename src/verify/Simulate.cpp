@@ -8,6 +8,8 @@
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/support/Process.h"
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
@@ -101,12 +103,31 @@ std::string runtimeRoot(const Options& o) {
 
 namespace {
 
+// rubick_mem_dut.cpp's list of the top's AXI4 master ports, from design.json.
+std::string axiPortsHeader(const std::vector<emit::File>& files) {
+  std::string list;
+  for (const emit::File& f : files)
+    if (f.path == "design.json") {
+      const nlohmann::json j = nlohmann::json::parse(f.content);
+      const nlohmann::json& axi = j.at("axi");
+      if (!axi.contains("port_prefixes")) break;
+      for (size_t k = 0; k < axi.at("port_prefixes").size(); ++k)
+        list +=
+            " X(" + std::to_string(k) + ", " + axi.at("port_prefixes")[k].get<std::string>() + ")";
+    }
+  if (list.empty()) list = " X(0, m_axi_)";
+  return "// The top's AXI4 master ports (design.json axi.port_prefixes).\n"
+         "#define RUBICK_AXI_PORTS(X)" +
+         list + "\n";
+}
+
 void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
   const char* dutTemplate = d.harness == Harness::Memory ? "rubick_mem_dut"
                             : d.harness == Harness::Pim  ? "rubick_pim_dut"
                                                          : "rubick_dut";
   d.files.push_back({"dut.cpp", emit::simTemplates().at(dutTemplate)});
   d.files.push_back({"rubick_dut_core.h", emit::simTemplates().at("rubick_dut_core")});
+  if (d.harness == Harness::Memory) d.files.push_back({"dut_axi_ports.h", axiPortsHeader(d.files)});
   injectFault(d.files, d.faultyArray);
   // The build is reused when every input of it is unchanged: the design's files, the prebuilt
   // runtime it links and the build mode. READMEs do not matter to it.

@@ -11,6 +11,7 @@
 #include "rubick_axi_mem.h"
 
 #include "rubick/arch/DramTiming.h"
+#include "rubick/arch/PimDma.h"
 #include "rubick/dse/Explore.h"
 #include "rubick/support/Diagnostic.h"
 
@@ -39,7 +40,7 @@ TEST(Dram, ParsesSpecsStrictly) {
   EXPECT_EQ(d.rowBytes, 2048);
   EXPECT_EQ(d.tRCD, 14);
   EXPECT_EQ(parseDram(toString(d)), d);
-  EXPECT_EQ(toString(Dram{}), "banks=8,row=2048,trcd=14,trp=14,cl=14");
+  EXPECT_EQ(toString(Dram{}), "banks=8,row=2048,trcd=14,trp=14,cl=14,tras=0");
   EXPECT_EQ(parseError("banks=0"),
             "--dram: banks must be a whole number from 1 to 1024, found '0'");
   EXPECT_EQ(parseError("row=-4"),
@@ -49,12 +50,12 @@ TEST(Dram, ParsesSpecsStrictly) {
   EXPECT_EQ(parseError("cl="),
             "--dram: cl must be a whole number from 0 to 10000 cycles, found ''");
   EXPECT_EQ(parseError("tcas=3"),
-            "--dram: unknown parameter 'tcas' (expected banks, row, trcd, trp or cl)");
+            "--dram: unknown parameter 'tcas' (expected banks, row, trcd, trp, cl or tras)");
   EXPECT_EQ(parseError("cl=3,cl=4"), "--dram: 'cl' given twice");
   EXPECT_EQ(parseError("banks"),
-            "--dram: expected NAME=VALUE (banks, row, trcd, trp, cl), found 'banks'");
+            "--dram: expected NAME=VALUE (banks, row, trcd, trp, cl, tras), found 'banks'");
   EXPECT_EQ(parseError("banks=2,"),
-            "--dram: expected NAME=VALUE (banks, row, trcd, trp, cl), found ''");
+            "--dram: expected NAME=VALUE (banks, row, trcd, trp, cl, tras), found ''");
   EXPECT_EQ(parseError("row=99999999999"),
             "--dram: row must be a whole number from 1 to 1073741824 bytes, found '99999999999'");
 }
@@ -106,6 +107,28 @@ TEST(Dram, BanksFollowTheRowRules) {
   EXPECT_EQ(b.misses, 5);
 }
 
+TEST(Dram, PrechargeWaitsForTras) {
+  // One bank of 64-byte rows, tRCD 3, tRP 2, CL 4, tRAS 20.
+  Dram d;
+  d.banks = 1;
+  d.rowBytes = 64;
+  d.tRCD = 3;
+  d.tRP = 2;
+  d.CL = 4;
+  d.tRAS = 20;
+  DramBanks b(d);
+  std::vector<BeatsReady> runs;
+  // Row 0 activated at 10 (usable at 13): data at 17.
+  b.access(10, 0, 1, 8, true, runs);
+  EXPECT_EQ(runs[0].cycle, 17);
+  // Row 1 at 14: the precharge waits until 10 + 20 = 30, then 30 + 2 + 3 + 4.
+  b.access(14, 64, 1, 8, true, runs);
+  EXPECT_EQ(runs[0].cycle, 39);
+  // Row 0 again at 60, long after row 1's activate at 32 + 20: 60 + 2 + 3 + 4.
+  b.access(60, 0, 1, 8, true, runs);
+  EXPECT_EQ(runs[0].cycle, 69);
+}
+
 // Random read bursts into rubick_axi_mem.h in DRAM mode (one beat a cycle, R always taken)
 // give every beat in the cycle the banks' runs predict.
 TEST(Dram, BanksAreTheMemoryModels) {
@@ -123,6 +146,7 @@ TEST(Dram, BanksAreTheMemoryModels) {
     c.tRCD = unsigned(rng() % 12);
     c.tRP = unsigned(rng() % 12);
     c.CL = unsigned(rng() % 12);
+    c.tRAS = round % 2 ? unsigned(rng() % 30) : 0;
     rubick_sim::AxiMem mem(c);
     Dram d;
     d.banks = c.banks;
@@ -130,6 +154,7 @@ TEST(Dram, BanksAreTheMemoryModels) {
     d.tRCD = c.tRCD;
     d.tRP = c.tRP;
     d.CL = c.CL;
+    d.tRAS = c.tRAS;
     DramBanks banks(d);
     std::vector<int64_t> want; // every beat's cycle, in order
     std::vector<BeatsReady> runs;
@@ -371,6 +396,41 @@ TEST(DramTiming, ShortRowsInOneBankCostCycles) {
     EXPECT_GT(b.rowMisses, a.rowMisses) << pt.id;
     EXPECT_GT(b.rowConflicts, 0) << pt.id;
     EXPECT_EQ(b.unsettledPhases, 0) << pt.id;
+  }
+}
+
+TEST(PimDma, AUnitsBanksAreItsMemory) {
+  // A unit with a DMA (docs/pim.md): 2 banks of 256-byte rows, 16 bytes a cycle.
+  dse::PimSystem s;
+  s.units = 1;
+  s.banksPerUnit = 2;
+  s.access = dse::PimAccess::dma;
+  s.arrays = {{4, 4}};
+  s.bufferBytes = 1024;
+  s.bank = {16, 256, 3, 3, 12, 4};
+  const Dram d = pimUnitDram(s);
+  EXPECT_EQ(toString(d), "banks=2,row=256,trcd=3,trp=3,cl=4,tras=12");
+  const dse::MemorySystem port = pimUnitPort(s);
+  EXPECT_EQ(port.bytesPerCycle, 16);
+  EXPECT_EQ(port.latency, 1); // the banks' timings are the DRAM's
+  // Bursts in flight enough for an activate and a read (tRCD + CL + 2).
+  EXPECT_EQ(pimUnitAxi(s).outstanding, 3 + 4 + 2);
+
+  Explored e = exploreGemm(16, 12, 20, dse::unitMemory(s), s.bufferBytes);
+  ASSERT_FALSE(e.r.points.empty());
+  for (size_t i = 0; i < e.r.points.size(); i += 7) {
+    const dse::DesignPoint& pt = e.r.points[i];
+    const MemoryPlan m = plan(e, pt);
+    // Row-major from row boundaries, one after the other: C (16 x 12 x 4 bytes = 3 rows), A
+    // (16 x 20 = 2 rows), B (20 x 12 = 1 row).
+    EXPECT_EQ(pimUnitBases(m, s), (std::vector<uint64_t>{0, 768, 1280})) << pt.id;
+    const MemoryTiming t = pimUnitTiming(m, s);
+    expectSameTiming(t, dramTiming(m, pimUnitAxi(s), port, d, {0, 768, 1280}), pt.id);
+    // Without tRAS no run is slower; the precharges it holds back are the difference.
+    dse::PimSystem quick = s;
+    quick.bank.tRAS = 0;
+    EXPECT_LE(pimUnitTiming(m, quick).cycles, t.cycles) << pt.id;
+    EXPECT_EQ(t.unsettledPhases, 0) << pt.id;
   }
 }
 

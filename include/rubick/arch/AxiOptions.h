@@ -19,11 +19,13 @@ struct AxiOptions {
 /// its burst size, and enough bursts in flight to cover its latency.
 AxiOptions axiOptions(const dse::MemorySystem& mem);
 
-/// The widest AXI4 data bus, in bytes (1024 bits).
+/// The widest AXI4 data bus, in bytes (1024 bits). A wider memory bus is built as several AXI4
+/// ports of this width in lock-step (rubick_axi_split), at most kMaxAxiPorts of them.
 inline constexpr int64_t kMaxAxiBusBytes = 128;
+inline constexpr int64_t kMaxAxiPorts = 32;
 
-/// Why a design with memory `mem` cannot be built (empty: it can): a bus wider than AXI4's
-/// widest. The explorer models such memories; emit and verify refuse them.
+/// Why a design with memory `mem` cannot be built (empty: it can): a bus wider than
+/// kMaxAxiPorts ports. The explorer models such memories; emit and verify refuse them.
 std::string axiBuildProblem(const dse::MemorySystem& mem);
 
 } // namespace rubick::arch

@@ -6,8 +6,9 @@
 // Addresses map to (row, bank, column) with consecutive rows of rowBytes in consecutive banks;
 // each bank keeps one row open (open page). Every run of a burst's beats inside one row is one
 // access, reaching the DRAM `latency` cycles after the burst's address handshake: a hit on the
-// open row costs CL more, a closed bank tRCD + CL, another open row tRP + tRCD + CL; an access
-// waits until its bank's last activate has finished. No refresh.
+// open row costs CL more, a closed bank tRCD + CL, another open row tRP + tRCD + CL (the
+// precharge no earlier than tRAS after that row's activate); an access waits until its bank's
+// last activate has finished. No refresh.
 
 #include "rubick/arch/DmaTiming.h"
 
@@ -23,13 +24,15 @@ struct Dram {
   int64_t tRCD = 14; // activate to read or write, cycles
   int64_t tRP = 14;  // precharge, cycles
   int64_t CL = 14;   // read or write command to data, cycles
+  int64_t tRAS = 0;  // activate to precharge, at least, cycles (a PIM unit's bank; 0: none)
   friend bool operator==(const Dram&, const Dram&) = default;
 };
 
 /// "banks=8,row=2048,trcd=14,trp=14,cl=14": the parameters given (any subset, any order; the
 /// others keep their defaults; "" or "default" for all defaults). Throws rubick::Error with
 /// origin `flag` for anything else: an unknown or repeated name, a value that is not a whole
-/// number in its range (banks 1..1024, row 1..2^30 bytes, timings 0..10000 cycles).
+/// number in its range (banks 1..1024, row 1..2^30 bytes, timings 0..10000 cycles; tras
+/// defaults to 0).
 Dram parseDram(const std::string& spec, const std::string& flag = "--dram");
 
 /// Every parameter, in parseDram's syntax.

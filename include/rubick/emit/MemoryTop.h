@@ -1,6 +1,7 @@
 #pragma once
 // The top of a design whose tensors live in external memory (docs/hardware.md): an AXI4-Lite
-// control slave (rubick_axil_regs), an AXI4 master shared by the tensors' DMA engines, the
+// control slave (rubick_axil_regs), an AXI4 master shared by the tensors' DMA engines (split
+// over several ports in lock-step when the bus is wider than AXI4 allows), the
 // buffer-level sequencer and the core (coreModule). Verilog-2005, deterministic.
 
 #include "rubick/arch/AxiOptions.h"
@@ -19,6 +20,13 @@ using MemoryTopOptions = arch::AxiOptions;
 std::string memoryTopModule(const arch::MemoryPlan& m, const MemoryTopOptions& o);
 
 /// The templates the top instantiates besides the core's (names under rtl_templates/).
-std::vector<std::string> memoryTemplatesUsed(const arch::MemoryPlan& m);
+std::vector<std::string> memoryTemplatesUsed(const arch::MemoryPlan& m, const MemoryTopOptions& o);
+
+/// The top's AXI4 master ports: one, or for a bus wider than AXI4's widest (1024 bits) that
+/// many ports of 1024 bits in lock-step (rubick_axi_split).
+int64_t axiPorts(const MemoryTopOptions& o);
+
+/// The prefix of port `port`'s signals of `ports`: "m_axi_" for one, else "m00_axi_", ...
+std::string axiPortPrefix(int64_t port, int64_t ports);
 
 } // namespace rubick::emit

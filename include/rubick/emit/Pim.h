@@ -25,6 +25,8 @@ struct PimPackage {
   int64_t predictedCycles = 0; // the units' run, start to done, replayed exactly
   int64_t explorerCycles = 0;  // the explorer's closed form of the same
   int64_t streamWords = 0;     // words in one unit's banks
+  std::string top;             // the top module
+  std::string topNote;         // what its ports are, briefly
 };
 
 /// The files of design `d` of `v` (statement of `prog`) on `s`; `o` the explore options that

@@ -1,0 +1,38 @@
+#pragma once
+// A PIM unit with a DMA ('access': 'dma', docs/pim.md, "Units with a DMA"): its design is one
+// of the memory-system designs, whose memory is the unit's own banks. What its hardware is
+// built with, where the tensors lie in the banks, and the run's exact cycles.
+
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/Dram.h"
+#include "rubick/arch/MemoryPlan.h"
+#include "rubick/arch/MemoryTiming.h"
+#include "rubick/dse/Pim.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace rubick::arch {
+
+/// The unit's banks as a DRAM: `banks_per_unit` banks taking rows in turn, the bank's row and
+/// its timings in unit cycles (tRAS included).
+Dram pimUnitDram(const dse::PimSystem& s);
+
+/// The memory the unit's port sees: the bank's bytes a cycle, an address reaching the banks
+/// the cycle after its handshake (the rest of the latency is the DRAM's timing).
+dse::MemorySystem pimUnitPort(const dse::PimSystem& s);
+
+/// The port's AXI parameters: those of dse::unitMemory, whose latency (tRCD + CL) sizes the
+/// bursts in flight.
+AxiOptions pimUnitAxi(const dse::PimSystem& s);
+
+/// Where the tensors of `m` lie in the unit's banks (byte addresses of the unit's address
+/// space): one after the other in plan order (output first), each from a row boundary, as
+/// the explorer places them.
+std::vector<uint64_t> pimUnitBases(const MemoryPlan& m, const dse::PimSystem& s);
+
+/// One run of the unit's top with the tensors at pimUnitBases, on its banks: dramTiming with
+/// the port, its AXI parameters and the banks above.
+MemoryTiming pimUnitTiming(const MemoryPlan& m, const dse::PimSystem& s);
+
+} // namespace rubick::arch
