@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The PIM model's table (docs/pim.md, "What the presets give"): GEMV 4096^2 and GEMM 256^3 on
-# the aim, hbm-pim and logic-die presets, rank 1 of each with its cycles, time, roofline, bank
+# the aim, hbm-pim, logic-die and upmem presets, rank 1 of each with its cycles, time, roofline, bank
 # bandwidth, row hits and where every tensor lives, and the explore time of each run.
 #
 #   bench/pim_presets.sh [build-dir]     (default: build; needs build-dir/rubick)
 #
-# Prints one markdown row per case, in a few seconds. For the stream presets the units' run is
-# the replay of the hardware emit builds (what `rubick verify` with the same flags measures;
-# docs/pim.md, "Measured"); for the logic die, its memory model.
+# Prints one markdown row per case, in a few seconds. For the stream presets and the logic die
+# the units' run is the replay of the hardware emit builds (what `rubick verify` with the same
+# flags measures; docs/pim.md, "Measured"); for upmem (several units with a DMA, not built), the
+# closed form.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rubick="${1:-build}/rubick"
@@ -17,7 +18,7 @@ echo "| problem | target | rank 1 | spread | cycles | time | roofline | bank bw 
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for problem in "gemv.tc M=4096,N=4096" "gemm.tc M=256,N=256,K=256"; do
   set -- $problem
-  for target in aim hbm-pim logic-die; do
+  for target in aim hbm-pim logic-die upmem; do
     start=$EPOCHREALTIME
     out=$("$rubick" explore "examples/$1" --size "$2" --target "designs/targets/$target.json" \
       --top 1 --compare-target none -q)

@@ -17,7 +17,7 @@ EnumerationResult bruteForceDataflows(const StatementView& v, int64_t p, int64_t
   EnumerationResult res;
   Recorder rec;
   const int b = o.coefficientBound;
-  for (const std::vector<int>& loops : innerLoopSets(v)) {
+  for (const std::vector<int>& loops : innerLoopSets(v, arraySpan(p, q))) {
     const size_t k = loops.size();
     for (const std::vector<int>& constAxes : constantAxisPatterns(k)) {
       ++res.stats.innerChoices;
@@ -42,7 +42,8 @@ EnumerationResult bruteForceDataflows(const StatementView& v, int64_t p, int64_t
             while (legal) {
               IntVec st = t.apply(n);
               legal = seen.insert(st).second && st[0] >= 0 && st[0] < p && st[1] >= 0 &&
-                      st[1] < q && std::all_of(st.begin() + 2, st.end(), [](int64_t x) { return x >= 0; });
+                      st[1] < q &&
+                      std::all_of(st.begin() + 2, st.end(), [](int64_t x) { return x >= 0; });
               size_t l = 0;
               while (l < n.size() && ++n[l] == v.extent[l])
                 n[l++] = 0;

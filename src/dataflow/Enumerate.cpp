@@ -59,11 +59,15 @@ void Recorder::finish(EnumerationResult& res) {
 
 } // namespace detail
 
-std::vector<std::vector<int>> innerLoopSets(const StatementView& v) {
+size_t arraySpan(int64_t p, int64_t q) {
+  return 1 + (p >= 2 ? 1 : 0) + (q >= 2 ? 1 : 0);
+}
+
+std::vector<std::vector<int>> innerLoopSets(const StatementView& v, size_t maxLoops) {
   std::vector<int> usable;
   for (size_t l = 0; l < v.loops.size(); ++l)
     if (v.extent[l] >= 2) usable.push_back(static_cast<int>(l));
-  size_t k = std::min<size_t>(3, usable.size());
+  size_t k = std::min<size_t>(std::min<size_t>(3, maxLoops), usable.size());
   std::vector<std::vector<int>> out;
   if (k == 0) return out;
   std::vector<bool> pick(usable.size(), false);

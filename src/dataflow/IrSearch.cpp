@@ -127,7 +127,8 @@ private:
     for (size_t m = top + 1; m < (top << 1); ++m) { // subsets whose highest access is `last`
       std::vector<V3> rows;
       for (size_t a = 0; a <= last; ++a)
-        if (m & (size_t(1) << a)) rows.insert(rows.end(), chosen_[a]->omega.begin(), chosen_[a]->omega.end());
+        if (m & (size_t(1) << a))
+          rows.insert(rows.end(), chosen_[a]->omega.begin(), chosen_[a]->omega.end());
       if (3 - rank3(rows) != subsetNull_[m]) return false;
     }
     return true;
@@ -244,7 +245,8 @@ EnumerationResult enumerateDataflows(const StatementView& v, int64_t p, int64_t 
   EnumerationResult res;
   Recorder rec;
   Search search(v, p, q, o, res, rec);
-  for (const std::vector<int>& loops : innerLoopSets(v))
+  // An array of one row (or one PE) maps fewer loops; the others are all in time.
+  for (const std::vector<int>& loops : innerLoopSets(v, arraySpan(p, q)))
     for (const std::vector<int>& constAxes : constantAxisPatterns(loops.size()))
       search.run(loops, constAxes);
   rec.finish(res);

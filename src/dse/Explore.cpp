@@ -64,12 +64,34 @@ std::vector<dataflow::FoundDataflow> spaceTimeMatrices(const StatementView& v,
   const int64_t anyArray = int64_t(1) << 30;
   std::vector<dataflow::FoundDataflow> matrices;
   std::set<Dataflow> seen;
-  for (const dataflow::FoundDataflow& f :
-       dataflow::enumerateDataflows(v, anyArray, anyArray, eo).dataflows) {
-    dataflow::FoundDataflow g = canonicalTimeAndMirror(f);
-    if (seen.insert(g.dataflow).second) matrices.push_back(std::move(g));
-  }
+  auto add = [&](int64_t p, int64_t q) {
+    for (const dataflow::FoundDataflow& f : dataflow::enumerateDataflows(v, p, q, eo).dataflows) {
+      dataflow::FoundDataflow g = canonicalTimeAndMirror(f);
+      g.dataflow.p = g.dataflow.q = anyArray; // the shapes come with the costing
+      if (seen.insert(g.dataflow).second) matrices.push_back(std::move(g));
+    }
+  };
+  add(anyArray, anyArray);
+  // A row of PEs or a single PE maps fewer loops (the rest all in time): its own matrices.
+  std::set<size_t> spans;
+  for (const ArrayShape& s : c.arrays)
+    spans.insert(dataflow::arraySpan(s.p, s.q));
+  size_t usable = 0;
+  for (int64_t e : v.extent)
+    usable += e >= 2 ? 1 : 0;
+  if (spans.count(2) && usable > 2) add(1, anyArray);
+  if (spans.count(1) && usable > 1) add(1, 1);
   return matrices;
+}
+
+// Matrices of fewer inner loops than the statement offers (up to 3) are for the arrays that
+// need them (spaceTimeMatrices); on a larger array they would only be poorer copies.
+bool forShape(const StatementView& v, const Dataflow& d, const ArrayShape& s) {
+  size_t usable = 0;
+  for (int64_t e : v.extent)
+    usable += e >= 2 ? 1 : 0;
+  const size_t k = d.inner.size();
+  return k >= std::min<size_t>(3, usable) || k == dataflow::arraySpan(s.p, s.q);
 }
 
 ExploreResult explore(const StatementView& v, const ExploreOptions& given) {
@@ -101,7 +123,8 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& given) {
       c.arrays.size() * nm, o,
       [&](size_t i) {
         Batch b;
-        costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], b, caches.take(i / nm).get());
+        if (forShape(v, matrices[i % nm].dataflow, c.arrays[i / nm]))
+          costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], b, caches.take(i / nm).get());
         caches.done(i / nm);
         collect.add(i, std::move(b));
       },

@@ -183,10 +183,6 @@ constexpr size_t kPimReplayed = 4;
 
 PimExploreResult explorePim(const dataflow::StatementView& v, const PimSystem& s,
                             const ExploreOptions& o, const PimExact& exact) {
-  // A scalar core has no array for the space-time mapping (every loop is in time).
-  if (unitPes(s) < 2)
-    throw Unsupported("pim", "a unit of one PE (a scalar core) is not mapped by the explorer yet; "
-                             "it needs an array of two PEs or more");
   PimExploreResult r;
   ExploreOptions uo = o;
   uo.constraints.arrays = s.arrays;

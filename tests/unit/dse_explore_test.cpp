@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace rubick::dse {
 namespace {
 
@@ -141,6 +143,50 @@ TEST(Explore, EqualsBruteForceOverSpaceTimeMatrices) {
   dataflow::StatementView gemv =
       dataflow::test::statement(dataflow::test::kGemv, {{"M", 6}, {"N", 5}});
   expectSamePoints(explore(gemv, g), exploreBruteForce(gemv, g));
+}
+
+TEST(Explore, RowsOfPesAndSinglePesMapFewerLoops) {
+  // GEMM has three loops; a 2-D array maps two onto space and one onto time, a row of PEs one
+  // onto space, a single PE none (all in time).
+  const dataflow::StatementView v = dataflow::test::gemm(6, 5, 7);
+  ExploreOptions o = gemmOptions();
+  o.constraints.arrays = {{1, 4}, {1, 1}, {4, 4}};
+  const ExploreResult r = explore(v, o);
+  size_t row = 0, single = 0;
+  for (const DesignPoint& d : r.points) {
+    SCOPED_TRACE(d.id);
+    size_t spatial = 0;
+    for (size_t axis = 0; axis < 2; ++axis) {
+      bool used = false;
+      for (int64_t c : d.dataflow.s[axis])
+        used |= c != 0;
+      spatial += used;
+    }
+    if (d.dataflow.p == 1 && d.dataflow.q == 1) {
+      ++single;
+      EXPECT_EQ(spatial, 0u);
+      EXPECT_EQ(d.dataflow.k(), 1u);
+    } else if (d.dataflow.p == 1) {
+      ++row;
+      EXPECT_EQ(spatial, 1u);
+      EXPECT_EQ(d.dataflow.k(), 2u);
+    }
+  }
+  EXPECT_GT(row, 0u);
+  EXPECT_GT(single, 0u);
+  // The 4x4 designs are those of the 4x4 array alone: the fewer-loop matrices are only for the
+  // arrays that need them.
+  ExploreOptions alone = gemmOptions();
+  alone.constraints.arrays = {{4, 4}};
+  const ExploreResult a = explore(v, alone);
+  std::vector<std::string> ids, idsAlone;
+  for (const DesignPoint& d : r.points)
+    if (d.dataflow.p == 4 && d.dataflow.q == 4) ids.push_back(d.id);
+  for (const DesignPoint& d : a.points)
+    idsAlone.push_back(d.id);
+  std::sort(ids.begin(), ids.end());
+  std::sort(idsAlone.begin(), idsAlone.end());
+  EXPECT_EQ(ids, idsAlone);
 }
 
 TEST(Explore, ImpossibleConstraintsNameTheCulprit) {

@@ -291,10 +291,20 @@ TEST(Pim, HostOnlyBound) {
   EXPECT_EQ(hostOnlyCycles(gemv(), smallSystem(), options()), (32 * 4 + 32 * 64 + 64) / 4);
 }
 
-TEST(Pim, ScalarUnitsAreRefused) {
+TEST(Pim, ScalarUnitsPutEveryLoopInTime) {
+  // A unit of one PE (UPMEM's core): its designs map no loop onto space.
   PimSystem s = smallSystem();
   s.arrays = {{1, 1}};
-  EXPECT_THROW(explorePim(gemv(), s, options()), Unsupported);
+  s.access = PimAccess::dma;
+  const PimExploreResult r = explorePim(gemv(), s, options());
+  ASSERT_FALSE(r.designs.empty());
+  for (const PimDesign& d : r.designs) {
+    EXPECT_EQ(d.unit.dataflow.p, 1) << d.id;
+    EXPECT_EQ(d.unit.dataflow.q, 1) << d.id;
+    for (size_t row = 0; row < 2; ++row)
+      for (int64_t c : d.unit.dataflow.s[row])
+        EXPECT_EQ(c, 0) << d.id; // PE(0, 0)
+  }
 }
 
 TEST(Pim, NoSpreadWhenTheLoopsAreTooShort) {

@@ -64,8 +64,14 @@ EnumerationResult enumerateDataflows(const StatementView& v, int64_t p, int64_t 
 EnumerationResult bruteForceDataflows(const StatementView& v, int64_t p, int64_t q,
                                       const EnumerationOptions& o = {});
 
-/// The inner-loop choices: every set of min(3, #loops with extent >= 2) such loops.
-std::vector<std::vector<int>> innerLoopSets(const StatementView& v);
+/// The inner-loop choices: every set of min(maxLoops, #loops with extent >= 2) such loops.
+/// maxLoops is 3 (two array axes and time), or what a P x Q array can take: arraySpan.
+std::vector<std::vector<int>> innerLoopSets(const StatementView& v, size_t maxLoops = 3);
+
+/// The inner loops a P x Q array can map with a full-rank space-time matrix: time and each
+/// axis of two PEs or more (3 for a 2-D array, 2 for a row of PEs, 1 for a single PE, whose
+/// loops are all in time).
+size_t arraySpan(int64_t p, int64_t q);
 
 /// Tile factors for the inner loops of `d` (whose factors are ignored) under the policy; each
 /// result fits the array.
