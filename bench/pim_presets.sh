@@ -5,10 +5,9 @@
 #
 #   bench/pim_presets.sh [build-dir]     (default: build; needs build-dir/rubick)
 #
-# Prints one markdown row per case, in a few seconds. For the stream presets and the logic die
-# the units' run is the replay of the hardware emit builds (what `rubick verify` with the same
-# flags measures; docs/pim.md, "Measured"); for upmem (several units with a DMA, not built), the
-# closed form.
+# Prints one markdown row per case, in a few seconds. The units' run is the replay of the
+# hardware emit builds (what `rubick verify` with the same flags measures; docs/pim.md,
+# "Measured").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rubick="${1:-build}/rubick"

@@ -9,8 +9,10 @@
 // several: class Memories), configured from design.json: the bus width, the memory's bandwidth
 // (bytes per cycle) and latency, as many bursts in flight as the design issues (the engines' own
 // limit is the one that counts), fixed latency (or, with --dram, row buffer timing on top: any of
-// the parameters, the model's defaults for the others). It puts every input tensor in memory
-// row-major at its base address
+// the parameters, the model's defaults for the others; a PIM unit's design, design.json `pim`,
+// runs on its banks, `pim.dram`). A design of several PIM units gets one such memory per unit,
+// holding the unit's block of every tensor (`pim.unit_offsets`), and its outputs are the units'
+// blocks added up. It puts every input tensor in memory row-major at its base address
 // (--bases, which verify varies per trial, some not aligned to the bus; else design.json's
 // timing.base_addresses), fills each output region with a pattern, allows writes only to the
 // output regions, writes the BASE registers over AXI4-Lite, starts with CTRL = 3 (start,
@@ -169,9 +171,10 @@ private:
 // design settled with the clock low, its outputs sampled, the edge, then the memory's edge.
 class Bench {
 public:
-  Bench(Memories& mem) : mem_(mem) {
-    for (unsigned k = 0; k < mem.ports(); ++k)
-      master_.push_back(mem.port(k).masterPins());
+  // Every AXI4 port of the design, in the order of design.json `axi.port_prefixes`.
+  explicit Bench(std::vector<AxiMem*> ports) : ports_(std::move(ports)) {
+    for (AxiMem* p : ports_)
+      master_.push_back(p->masterPins());
   }
 
   void axil(bool awvalid, uint32_t awaddr, bool wvalid, uint32_t wdata, bool bready, bool arvalid,
@@ -180,13 +183,13 @@ public:
   }
 
   void tick() {
-    for (unsigned k = 0; k < mem_.ports(); ++k) {
-      const rubick_sim::AxiSlavePins& s = mem_.port(k).pins();
+    for (unsigned k = 0; k < ports_.size(); ++k) {
+      const rubick_sim::AxiSlavePins& s = ports_[k]->pins();
       dutAxiDrive(k, s.arready, s.rvalid, s.rlast, s.rresp, s.rid, s.rdata.data(),
                   unsigned(s.rdata.size()), s.awready, s.wready, s.bvalid, s.bresp, s.bid);
     }
     dutSettle(cycle_);
-    for (unsigned k = 0; k < mem_.ports(); ++k) {
+    for (unsigned k = 0; k < ports_.size(); ++k) {
       rubick_sim::AxiMasterPins& m = master_[k];
       dutAxiSample(k, &m.arvalid, &m.araddr, &m.arlen, &m.arsize, &m.arburst, &m.arid, &m.rready,
                    &m.awvalid, &m.awaddr, &m.awlen, &m.awsize, &m.awburst, &m.awid, &m.wvalid,
@@ -195,8 +198,8 @@ public:
     dutAxilSample(&lite.awready, &lite.wready, &lite.bvalid, &lite.bresp, &lite.arready,
                   &lite.rvalid, &lite.rdata, &lite.rresp);
     dutEdge(cycle_);
-    for (unsigned k = 0; k < mem_.ports(); ++k)
-      mem_.port(k).tick(master_[k]);
+    for (unsigned k = 0; k < ports_.size(); ++k)
+      ports_[k]->tick(master_[k]);
     ++cycle_;
   }
   uint64_t cycle() const { return cycle_; }
@@ -241,7 +244,7 @@ public:
   }
 
 private:
-  Memories& mem_;
+  std::vector<AxiMem*> ports_;
   std::vector<rubick_sim::AxiMasterPins> master_;
   uint64_t cycle_ = 0;
 };
@@ -271,15 +274,41 @@ int main(int argc, char** argv) {
   }
   const nlohmann::json j = nlohmann::json::parse(std::ifstream(argv[1]));
   std::vector<Tensor> ts = readDesign(j);
+  // PIM units with a DMA (design.json `pim`): each unit holds a block of every tensor, of the
+  // design's shape (`tensors`), at its offsets in the whole tensor (`pim.shapes`).
+  const unsigned units = j.contains("pim") ? j["pim"].value("units", 1u) : 1u;
+  std::vector<Tensor> whole = ts;
+  std::vector<std::vector<std::vector<int64_t>>> offsets(units); // [unit][tensor][dimension]
+  for (unsigned u = 0; u < units; ++u)
+    for (const Tensor& x : ts)
+      offsets[u].push_back(std::vector<int64_t>(x.shape.size(), 0));
+  if (units > 1) {
+    for (size_t t = 0; t < ts.size(); ++t)
+      whole[t].shape = j["pim"]["shapes"][t].get<std::vector<int64_t>>();
+    offsets = j["pim"]["unit_offsets"].get<std::vector<std::vector<std::vector<int64_t>>>>();
+  }
   {
     std::vector<size_t> counts;
-    for (const Tensor& x : ts)
+    for (const Tensor& x : whole)
       counts.push_back(x.elements());
     std::vector<std::vector<int64_t>> values;
     if (!rubick_sim::readStimulus(argv[2], counts, values)) return 2;
     for (size_t t = 0; t < ts.size(); ++t)
-      ts[t].values = std::move(values[t]);
+      whole[t].values = std::move(values[t]);
   }
+  // The whole tensor's row-major index of unit u's element e of tensor t.
+  auto wholeIndex = [&](unsigned u, size_t t, uint64_t e) {
+    const std::vector<int64_t>& shape = ts[t].shape;
+    std::vector<int64_t> at(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+      at[d] = int64_t(e % uint64_t(shape[d])) + offsets[u][t][d];
+      e /= uint64_t(shape[d]);
+    }
+    uint64_t lin = 0;
+    for (size_t d = 0; d < at.size(); ++d)
+      lin = lin * uint64_t(whole[t].shape[d]) + uint64_t(at[d]);
+    return lin;
+  };
   AxiMemConfig c;
   c.dataBytes = j["axi"]["data_bits"].get<unsigned>() / 8;
   c.bytesPerCycle = j["memory"]["bus_bytes"].get<unsigned>();
@@ -319,29 +348,40 @@ int main(int argc, char** argv) {
     c.size = end + 4096; // room for a stray access past the last tensor to be caught
   }
   const unsigned ports = j["axi"].value("ports", 1u);
-  if (ports != dutAxiPorts()) {
-    std::fprintf(stderr, "design.json has %u AXI4 ports, the design %u\n", ports, dutAxiPorts());
+  if (ports * units != dutAxiPorts()) {
+    std::fprintf(stderr, "design.json has %u AXI4 ports, the design %u\n", ports * units,
+                 dutAxiPorts());
     return 2;
   }
-  Memories mem(c, ports, j["axi"].value("port_data_bits", c.dataBytes * 8) / 8);
-  for (const Tensor& x : ts) {
-    const unsigned eb = x.bytes();
-    if (x.output) {
-      // A pattern, so that an element the design never writes cannot pass by chance of zeros.
-      for (uint64_t e = 0; e < x.elements(); ++e)
+  // One memory (the unit's banks, split over its ports) per unit.
+  std::vector<std::unique_ptr<Memories>> mems;
+  std::vector<AxiMem*> allPorts;
+  for (unsigned u = 0; u < units; ++u) {
+    mems.push_back(std::make_unique<Memories>(
+        c, ports, j["axi"].value("port_data_bits", c.dataBytes * 8) / 8));
+    Memories& mem = *mems.back();
+    for (unsigned k = 0; k < ports; ++k)
+      allPorts.push_back(&mem.port(k));
+    for (size_t t = 0; t < ts.size(); ++t) {
+      const Tensor& x = ts[t];
+      const unsigned eb = x.bytes();
+      if (x.output) {
+        // A pattern, so that an element the design never writes cannot pass by chance of zeros.
+        for (uint64_t e = 0; e < x.elements(); ++e)
+          for (unsigned b = 0; b < eb; ++b) {
+            const uint8_t v = uint8_t(0xa5 ^ (e * 29 + b + u));
+            mem.store(x.address(e) + b, &v, 1);
+          }
+        for (uint64_t r = 0; r < x.rows(); ++r)
+          mem.allowWrites(x.base + r * x.pitch, uint64_t(x.shape.back()) * eb);
+        continue;
+      }
+      for (uint64_t e = 0; e < x.elements(); ++e) {
+        const uint64_t v = uint64_t(whole[t].values[wholeIndex(u, t, e)]);
         for (unsigned b = 0; b < eb; ++b) {
-          const uint8_t v = uint8_t(0xa5 ^ (e * 29 + b));
-          mem.store(x.address(e) + b, &v, 1);
+          const uint8_t byte = uint8_t(v >> (8 * b));
+          mem.store(x.address(e) + b, &byte, 1);
         }
-      for (uint64_t r = 0; r < x.rows(); ++r)
-        mem.allowWrites(x.base + r * x.pitch, uint64_t(x.shape.back()) * eb);
-      continue;
-    }
-    for (uint64_t e = 0; e < x.elements(); ++e) {
-      const uint64_t v = uint64_t(x.values[e]);
-      for (unsigned b = 0; b < eb; ++b) {
-        const uint8_t byte = uint8_t(v >> (8 * b));
-        mem.store(x.address(e) + b, &byte, 1);
       }
     }
   }
@@ -352,7 +392,7 @@ int main(int argc, char** argv) {
 
   // sim_seconds covers every cycle sim_cycles counts, from reset to the last read.
   const auto t0 = std::chrono::steady_clock::now();
-  Bench b(mem);
+  Bench b(allPorts);
   b.axil(false, 0, false, 0, false, false, 0, false);
   dutReset(false);
   for (int i = 0; i < 4; ++i)
@@ -385,27 +425,49 @@ int main(int argc, char** argv) {
     b.tick();
 
   size_t mismatches = 0, elements = 0;
-  for (const Tensor& x : ts) {
+  for (size_t t = 0; t < ts.size(); ++t) {
+    const Tensor& x = ts[t];
     if (!x.output || !finished) continue;
     const unsigned eb = x.bytes();
-    for (uint64_t e = 0; e < x.elements(); ++e) {
+    // Every unit's block added into the whole output (a spread reduction loop leaves partial
+    // sums in several units, which the host adds up).
+    std::vector<int64_t> got(whole[t].elements(), 0);
+    std::vector<char> held(whole[t].elements(), 0);
+    for (unsigned u = 0; u < units; ++u)
+      for (uint64_t e = 0; e < x.elements(); ++e) {
+        uint64_t raw = 0;
+        for (unsigned by = 0; by < eb; ++by)
+          raw |= uint64_t(mems[u]->byte(x.address(e) + by)) << (8 * by);
+        const uint64_t w = wholeIndex(u, t, e);
+        got[w] = rubick_sim::wrap(got[w] + rubick_sim::wrap(int64_t(raw), x.bits), x.bits);
+        held[w] = 1;
+      }
+    for (uint64_t e = 0; e < whole[t].elements(); ++e) {
       ++elements;
-      uint64_t raw = 0;
-      for (unsigned by = 0; by < eb; ++by)
-        raw |= uint64_t(mem.byte(x.address(e) + by)) << (8 * by);
-      const int64_t got = rubick_sim::wrap(int64_t(raw), x.bits);
-      const int64_t want = rubick_sim::wrap(x.values[e], x.bits);
-      if (got != want && mismatches++ < 10)
-        std::printf("mismatch %s: expected %lld, got %lld\n",
-                    rubick_sim::indexText(x.name, x.shape, e).c_str(), static_cast<long long>(want),
-                    static_cast<long long>(got));
+      const int64_t want = rubick_sim::wrap(whole[t].values[e], x.bits);
+      if ((!held[e] || got[e] != want) && mismatches++ < 10)
+        std::printf("mismatch %s: expected %lld, got %lld%s\n",
+                    rubick_sim::indexText(x.name, whole[t].shape, e).c_str(),
+                    static_cast<long long>(want), static_cast<long long>(got[e]),
+                    held[e] ? "" : " (in no unit)");
     }
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t simCycles = b.cycle();
   dutClose();
   const bool statusOk = finished && (status & 1) && !(status & 4);
-  const std::vector<std::string> violations = mem.violations();
+  std::vector<std::string> violations;
+  uint64_t violationCount = 0;
+  rubick_sim::AxiMemStats st = mems[0]->stats();
+  for (unsigned u = 0; u < units; ++u) {
+    for (const std::string& v : mems[u]->violations())
+      violations.push_back(units > 1 ? "unit " + std::to_string(u) + ": " + v : v);
+    violationCount += mems[u]->violationCount();
+    if (u > 0) {
+      st.bytesRead += mems[u]->stats().bytesRead;
+      st.bytesWritten += mems[u]->stats().bytesWritten;
+    }
+  }
   for (size_t i = 0; i < violations.size() && i < 10; ++i)
     std::printf("AXI violation: %s\n", violations[i].c_str());
   if (!finished)
@@ -415,7 +477,7 @@ int main(int argc, char** argv) {
   if (!regsOk) std::printf("an AXI4-Lite access did not complete or was answered with an error\n");
   if (predictedArg < 0 && !j.contains("timing"))
     std::printf("design.json has no timing.cycles to compare with\n");
-  const rubick_sim::AxiMemStats st = mem.stats();
+
   std::printf(
       "memory: %llu bytes read in %llu bursts, %llu bytes written in %llu bursts, "
       "model %llu cycles\n",
@@ -426,7 +488,7 @@ int main(int argc, char** argv) {
   const double off = double(measured > predicted ? measured - predicted : predicted - measured);
   const bool exact = measured == predicted || (dram && off <= tolerance * double(predicted));
   const bool pass =
-      finished && statusOk && regsOk && mismatches == 0 && mem.violationCount() == 0 && exact;
+      finished && statusOk && regsOk && mismatches == 0 && violationCount == 0 && exact;
   // Microseconds, so small runs still give a usable cycles-per-second figure.
   std::printf("RESULT %s mismatches=%zu elements=%zu measured=%llu predicted=%llu sim_cycles=%llu "
               "sim_seconds=%.6f",

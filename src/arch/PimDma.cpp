@@ -4,6 +4,37 @@
 
 namespace rubick::arch {
 
+MemoryPlan pimUnitPlan(const tc::Program& prog, const dataflow::StatementView& v,
+                       const dse::PimDesign& d, const std::vector<int64_t>& elementBits,
+                       const std::string& name) {
+  dse::BufferTiling whole;
+  whole.size = d.share.extent;
+  const auto [share, view] = bufferTileProblem(prog, v, whole);
+  return makeMemoryPlan(share, view, d.unit.dataflow, d.unit.entries, elementBits, d.unit.buffer,
+                        name);
+}
+
+std::vector<std::vector<int64_t>> pimUnitOffsets(const dataflow::StatementView& v,
+                                                 const dse::PimDesign& d, int64_t u) {
+  std::vector<int64_t> loopStart(d.spread.size(), 0);
+  for (size_t l = 0; l < d.spread.size(); ++l) {
+    loopStart[l] = (u % d.spread[l]) * d.share.extent[l];
+    u /= d.spread[l];
+  }
+  std::vector<std::vector<int64_t>> out;
+  for (const dataflow::AccessView& a : v.accesses) {
+    std::vector<int64_t> dims;
+    for (const auto& row : a.coeffs) {
+      int64_t at = 0;
+      for (size_t l = 0; l < row.size(); ++l)
+        at += row[l] * loopStart[l];
+      dims.push_back(at);
+    }
+    out.push_back(std::move(dims));
+  }
+  return out;
+}
+
 Dram pimUnitDram(const dse::PimSystem& s) {
   Dram d;
   d.banks = s.banksPerUnit;

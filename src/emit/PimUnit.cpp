@@ -138,12 +138,13 @@ unitStreams(const nlohmann::ordered_json& stream, int64_t units) {
 std::string pimBuildProblem(const dataflow::StatementView& v, const dse::PimDesign& d,
                             const dse::PimSystem& s, const dse::ExploreOptions& o) {
   if (s.access == dse::PimAccess::dma) {
-    // One unit is one memory-system design on the unit's banks.
-    if (s.units > 1)
-      return "several PIM units with a DMA are not built yet (one unit, as the 'logic-die' "
-             "preset's, is); explore ranks them";
+    // Each unit is one memory-system design on its own banks, all of them the same design.
     std::string why = arch::axiBuildProblem(arch::pimUnitPort(s));
     if (why.empty()) why = arch::memoryBuildProblem(v, o.constraints.elementBits);
+    for (size_t l = 0; l < d.spread.size() && why.empty(); ++l)
+      if (v.extent[l] % d.spread[l] != 0)
+        why = "loop " + v.loops[l] + " (" + std::to_string(v.extent[l]) + ") is spread over " +
+              std::to_string(d.spread[l]) + " units with a DMA, which need it to divide";
     return why;
   }
   if (v.fold != dataflow::Fold::Sum)
@@ -214,9 +215,7 @@ int64_t pimReplayCycles(const tc::Program& prog, const dataflow::StatementView& 
                         const dse::ExploreOptions& o) {
   if (!pimBuildProblem(v, d, s, o).empty()) return -1;
   if (s.access == dse::PimAccess::dma)
-    return arch::pimUnitTiming(arch::makeMemoryPlan(prog, v, d.unit.dataflow, d.unit.entries,
-                                                    o.constraints.elementBits, d.unit.buffer,
-                                                    "replay"),
+    return arch::pimUnitTiming(arch::pimUnitPlan(prog, v, d, o.constraints.elementBits, "replay"),
                                s)
         .cycles;
   return detail::buildUnit(prog, d, s, o, "replay").run.cycles;

@@ -47,11 +47,9 @@ Result verifyOnePim(const tc::Program& prog, size_t stmt, const dataflow::Statem
     if (s.access == dse::PimAccess::dma) {
       // The unit's memory design on a model of its banks, the tensors where the explorer puts
       // them; the banks' timing is not data dependent, so the prediction holds to the cycle.
-      sd.top = name + "_top";
+      sd.top = pkg.top;
       sd.harness = Harness::Memory;
-      const arch::MemoryPlan m =
-          arch::makeMemoryPlan(prog, v, d.unit.dataflow, d.unit.entries, eo.constraints.elementBits,
-                               d.unit.buffer, name);
+      const arch::MemoryPlan m = arch::pimUnitPlan(prog, v, d, eo.constraints.elementBits, name);
       std::string bases;
       for (uint64_t b : arch::pimUnitBases(m, s))
         bases += (bases.empty() ? "" : ",") + std::to_string(b);

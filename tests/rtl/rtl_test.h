@@ -111,6 +111,51 @@ void put(T& port, const Value& v) {
     setBits(port, lo, std::min(64, v.width - lo), v.chunk[lo / 64]);
 }
 
+// Whole ports as Values; wide ports 32 bits at a time.
+template <class T>
+Value getV(const T& p, int w) {
+  return get(p, w);
+}
+template <std::size_t N>
+Value getV(const VlWide<N>& p, int w) {
+  Value v(w);
+  for (int i = 0; i < (w + 31) / 32; ++i)
+    v.chunk[size_t(i / 2)] |= uint64_t(p.at(size_t(i))) << (32 * (i % 2));
+  v.trim();
+  return v;
+}
+template <class T>
+void putV(T& p, const Value& v) {
+  put(p, v);
+}
+template <std::size_t N>
+void putV(VlWide<N>& p, const Value& v) {
+  for (int i = 0; i < (v.width + 31) / 32; ++i)
+    p.at(size_t(i)) = uint32_t(v.chunk[size_t(i / 2)] >> (32 * (i % 2)));
+}
+
+// Bits [lo, lo + w) of a Value (w <= 64), and setting them.
+inline uint64_t fld(const Value& v, int lo, int w) {
+  const size_t c = size_t(lo / 64);
+  const int o = lo % 64;
+  uint64_t r = v.chunk[c] >> o;
+  if (o && o + w > 64 && c + 1 < v.chunk.size()) r |= v.chunk[c + 1] << (64 - o);
+  return r & mask(w);
+}
+inline void setFld(Value& v, int lo, int w, uint64_t x) {
+  x &= mask(w);
+  const size_t c = size_t(lo / 64);
+  const int o = lo % 64;
+  v.chunk[c] = (v.chunk[c] & ~(mask(w) << o)) | (x << o);
+  if (o && o + w > 64) {
+    const int hi = o + w - 64;
+    v.chunk[c + 1] = (v.chunk[c + 1] & ~mask(hi)) | (x >> (64 - o));
+  }
+}
+inline bool bit(const Value& v, int i) {
+  return fld(v, i, 1) != 0;
+}
+
 // Deterministic stimuli.
 class Rng {
 public:

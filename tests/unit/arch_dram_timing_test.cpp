@@ -13,6 +13,7 @@
 #include "rubick/arch/DramTiming.h"
 #include "rubick/arch/PimDma.h"
 #include "rubick/dse/Explore.h"
+#include "rubick/dse/Pim.h"
 #include "rubick/support/Diagnostic.h"
 
 #include <gtest/gtest.h>
@@ -432,6 +433,66 @@ TEST(PimDma, AUnitsBanksAreItsMemory) {
     EXPECT_LE(pimUnitTiming(m, quick).cycles, t.cycles) << pt.id;
     EXPECT_EQ(t.unsettledPhases, 0) << pt.id;
   }
+}
+
+TEST(PimDma, UnitsHoldBlocksThatCoverTheTensors) {
+  // Four units with a DMA on GEMM 8x6x4: every spread the explorer builds gives each unit a
+  // block of every tensor (its plan's shapes), and the blocks at the units' offsets cover each
+  // input and output element as often as the spread loops that do not index it multiply.
+  dse::PimSystem s;
+  s.units = 4;
+  s.banksPerUnit = 2;
+  s.access = dse::PimAccess::dma;
+  s.arrays = {{2, 2}};
+  s.bufferBytes = 512;
+  s.bank = {8, 128, 3, 3, 10, 3};
+  s.hostBytesPerCycle = 8;
+  s.clockMhz = 500;
+  const tc::Program prog =
+      dataflow::test::program(dataflow::test::kGemm, {{"M", 8}, {"N", 6}, {"K", 4}});
+  const dataflow::StatementView v = dataflow::viewStatement(prog, 0);
+  dse::ExploreOptions o;
+  o.constraints.elementBits = {32, 8, 8};
+  const dse::PimExploreResult r = dse::explorePim(v, s, o);
+  size_t checked = 0;
+  for (const dse::PimDesign& d : r.designs) {
+    bool divides = true;
+    for (size_t l = 0; l < v.extent.size(); ++l)
+      divides &= v.extent[l] % d.spread[l] == 0;
+    if (!divides) continue;
+    SCOPED_TRACE(d.id);
+    ++checked;
+    const MemoryPlan m = pimUnitPlan(prog, v, d, o.constraints.elementBits, "u");
+    for (size_t t = 0; t < v.accesses.size(); ++t) {
+      const dataflow::AccessView& a = v.accesses[t];
+      const std::vector<int64_t>& shape = prog.tensors[static_cast<size_t>(a.tensor)].shape;
+      // The block: each dimension's loop at its share's extent.
+      int64_t copies = 1;
+      for (size_t l = 0; l < v.extent.size(); ++l) {
+        bool indexes = false;
+        for (const auto& row : a.coeffs)
+          indexes |= row[l] != 0;
+        if (!indexes) copies *= d.spread[l];
+      }
+      std::vector<int64_t> count(static_cast<size_t>(shape[0] * (shape.size() > 1 ? shape[1] : 1)));
+      for (int64_t u = 0; u < s.units; ++u) {
+        const std::vector<int64_t> off = pimUnitOffsets(v, d, u)[t];
+        const std::vector<int64_t>& block = m.tensors[t].shape;
+        ASSERT_EQ(block.size(), shape.size());
+        const int64_t cols = shape.size() > 1 ? block[1] : 1;
+        for (int64_t i = 0; i < block[0]; ++i)
+          for (int64_t c = 0; c < cols; ++c) {
+            const int64_t wi = off[0] + i, wc = shape.size() > 1 ? off[1] + c : 0;
+            ASSERT_LT(wi, shape[0]);
+            if (shape.size() > 1) ASSERT_LT(wc, shape[1]);
+            ++count[static_cast<size_t>(wi * (shape.size() > 1 ? shape[1] : 1) + wc)];
+          }
+      }
+      for (int64_t c : count)
+        EXPECT_EQ(c, copies) << a.name;
+    }
+  }
+  EXPECT_GE(checked, 4u);
 }
 
 } // namespace

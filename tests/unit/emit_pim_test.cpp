@@ -42,10 +42,16 @@ TEST(PimBuild, BuildsRankOneAndRefusesWithAReason) {
   ASSERT_EQ(best.placement[0], dse::PimPlacement::banks);
   EXPECT_EQ(pimBuildProblem(v, best, s, options()), "");
 
-  // The same design on units with a DMA.
+  // On units with a DMA (each the same memory design on its block) a spread must divide its
+  // loop: j (6) over 4 units does not.
   dse::PimSystem dma = s;
   dma.access = dse::PimAccess::dma;
-  EXPECT_NE(pimBuildProblem(v, best, dma, options()).find("DMA"), std::string::npos);
+  dse::PimDesign split = best;
+  split.spread = {1, 4, 1};
+  EXPECT_NE(pimBuildProblem(v, split, dma, options()).find("with a DMA, which need it to divide"),
+            std::string::npos);
+  split.spread = {2, 2, 1};
+  EXPECT_EQ(pimBuildProblem(v, split, dma, options()), "");
 
   // A spread of j (6) over 4 units: the last unit's j = 6, 7 reach no element of C (indexed by
   // j alone over 6), so it computes nothing anywhere: built. Without such a tensor (here: C

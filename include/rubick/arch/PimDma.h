@@ -10,9 +10,22 @@
 #include "rubick/dse/Pim.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace rubick::arch {
+
+/// The memory plan of design `d`'s unit (its share of `v`, statement of `prog`, as a problem
+/// of its own: every loop at the share's extent, every tensor the block one unit holds).
+MemoryPlan pimUnitPlan(const tc::Program& prog, const dataflow::StatementView& v,
+                       const dse::PimDesign& d, const std::vector<int64_t>& elementBits,
+                       const std::string& name);
+
+/// Unit u's first element of every tensor dimension of `v` in design `d`: the blocks of the
+/// spread loops numbered by u in mixed radix, the first loop counting fastest (per access,
+/// per dimension; memory designs index each dimension by one loop).
+std::vector<std::vector<int64_t>> pimUnitOffsets(const dataflow::StatementView& v,
+                                                 const dse::PimDesign& d, int64_t u);
 
 /// The unit's banks as a DRAM: `banks_per_unit` banks taking rows in turn, the bank's row and
 /// its timings in unit cycles (tRAS included).

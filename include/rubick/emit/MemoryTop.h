@@ -26,6 +26,15 @@ std::vector<std::string> memoryTemplatesUsed(const arch::MemoryPlan& m, const Me
 /// many ports of 1024 bits in lock-step (rubick_axi_split).
 int64_t axiPorts(const MemoryTopOptions& o);
 
+/// `<name>_pim`: `units` instances of `<name>_top` (PIM units with a DMA, each on its own
+/// banks) behind one AXI4-Lite control slave (rubick_axil_fan: every unit's registers written
+/// together), each unit's AXI4 port(s) as unitPortPrefix names them, irq when every unit's.
+std::string memoryUnitsModule(const arch::MemoryPlan& m, const MemoryTopOptions& o, int64_t units);
+
+/// The prefix of unit `unit`'s port `port` in memoryUnitsModule: "u00_m_axi_", "u01_m00_axi_",
+/// ...; axiPortPrefix's for one unit.
+std::string unitPortPrefix(int64_t unit, int64_t units, int64_t port, int64_t ports);
+
 /// The prefix of port `port`'s signals of `ports`: "m_axi_" for one, else "m00_axi_", ...
 std::string axiPortPrefix(int64_t port, int64_t ports);
 
