@@ -23,6 +23,7 @@ struct DumpOptions {
   bool poly = false;
   bool ir = false;
   bool space = false;
+  bool plan = false;
   std::string output;
   bool force = false;
 };
@@ -38,6 +39,8 @@ int runDump(const DumpOptions& o) {
     text = dumpIr(o.input, o.dataflow);
   } else if (o.space) {
     text = dumpSpace(o.input, o.dataflow);
+  } else if (o.plan) {
+    text = dumpPlan(o.input, o.dataflow);
   } else if (o.ast) {
     auto file = std::make_shared<const SourceFile>(readSourceFile(o.input.file));
     text = tc::print(tc::parse(file));
@@ -67,7 +70,9 @@ Action addDumpCommand(CLI::App& app) {
       "  rubick dump --ast examples/attention.tc          the program as parsed\n"
       "  rubick dump --ir examples/gemm.tc --size M=2,K=2,N=4 --array 2x2 \\\n"
       "      --dataflow 'PE(k, j mod 2) | T(i + j mod 2, j / 2)'   entries and layouts\n"
-      "  rubick dump --space examples/gemm.tc --array 8x8    dataflows per entry combination\n\n"
+      "  rubick dump --space examples/gemm.tc --array 8x8    dataflows per entry combination\n"
+      "  rubick dump --plan examples/gemm.tc --size M=4,N=4,K=4 --array 2x2 \\\n"
+      "      --dataflow 'PE(i mod 2, j mod 2) | T(k, j / 2, i / 2)'   the hardware's plan\n\n"
       "--poly prints, per statement, the iteration domain (an isl set) and one access\n"
       "relation (an isl map) per tensor reference; the write is marked with its reduction.");
   addInputOptions(*cmd, opts->input);
@@ -80,6 +85,10 @@ Action addDumpCommand(CLI::App& app) {
   what->add_flag("--space", opts->space,
                  "The dataflow space on --array (default 8x8): realisable dataflows per entry\n"
                  "combination");
+  what->add_flag("--plan", opts->plan,
+                 "With --dataflow: the microarchitecture plan of exactly that design (banks,\n"
+                 "windows, per-PE wiring, adder groups, schedule, widths), what emit prints\n"
+                 "its Verilog from");
   what->require_option(1);
   addStatementOption(*cmd, opts->dataflow);
   addArrayOption(*cmd, opts->dataflow,

@@ -23,6 +23,13 @@ rubick_golden(ir_attention_qk expected/ir_attention_qk.txt dump --ir examples/at
   --stmt S0 --array 8x8 --dataflow "PE(i mod 8, j mod 8) | T(d, j / 8, i / 8)")
 rubick_golden(ir_access_analysis expected/ir_access_analysis.txt dump --ir examples/conv2d.tc)
 rubick_golden(space_gemm_4x4 expected/space_gemm_4x4.txt dump --space examples/gemm.tc --array 4x4)
+# The microarchitecture plan (rubick dump --plan): output-stationary with multicast inputs, and
+# a systolic one (chains of PEs, upstream and hop per PE, skewed port times).
+rubick_golden(plan_gemm_os_2x2 expected/plan_gemm_os_2x2.txt dump --plan examples/gemm.tc
+  --size M=4,N=4,K=4 --array 2x2 --dataflow "PE(i mod 2, j mod 2) | T(k, j / 2, i / 2)")
+rubick_golden(plan_gemm_systolic_2x2 expected/plan_gemm_systolic_2x2.txt dump --plan
+  examples/gemm.tc --size M=4,N=4,K=3 --array 2x2
+  --dataflow "PE(i mod 2, j mod 2) | T(i mod 2 + j mod 2 + k, j / 2, i / 2)")
 # The same dataflow read from a file gives the same IR.
 rubick_golden(ir_seed_file expected/ir_seed.txt dump --ir examples/gemm.tc --size M=2,K=2,N=4
   --array 2x2 --dataflow @designs/dataflows/gemm_seed.df)
