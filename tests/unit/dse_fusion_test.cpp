@@ -1,0 +1,138 @@
+// Fusion of a chain (dse/Fusion.h): a group's costs worked out by hand on an MLP block, the
+// reasons a group cannot run, and the dynamic programme against every grouping of random chains.
+
+#include "rubick/dse/Fusion.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace rubick::dse {
+namespace {
+
+// H = X W1 (int32), R = relu(H + b) as int8, Y = R W2 (int32); 64 rows. Bytes: X 64 x 128,
+// W1 128 x 256, H 64 x 256 x 4, b 256 x 4, R 64 x 256, W2 256 x 128, Y 64 x 128 x 4.
+FusionChain mlp() {
+  FusionChain c;
+  c.tensors = {{"X", 8192, true},   {"W1", 32768, true}, {"H", 65536, false}, {"b", 1024, true},
+               {"R", 16384, false}, {"W2", 32768, true}, {"Y", 32768, true}};
+  c.stages = {{"S0", 2, 64, {{0, true}, {1, false}}, 4000, 5000, 8192 + 32768 + 65536},
+              {"S1", 4, 64, {{2, true}, {3, false}}, 1000, 1200, 65536 + 1024 + 16384},
+              {"S2", 6, 64, {{4, true}, {5, false}}, 4000, 5000, 16384 + 32768 + 32768}};
+  return c;
+}
+
+TEST(Fusion, AGroupKeepsItsIntermediatesOnChip) {
+  const FusionChain c = mlp();
+  FusionGroup g;
+  // No buffer limit, 4 tiles of 16 rows: X read by rows once, W1, b, W2 whole once, Y written;
+  // H and R never leave the chip.
+  ASSERT_EQ(fusionGroup(c, 0, 2, 4, {16, 0}, g), "");
+  EXPECT_EQ(g.bytes, 8192 + 32768 + 1024 + 32768 + 32768);
+  EXPECT_TRUE(g.keepsWhole);
+  // On chip: a tile of H, R, Y and X, and W1, b, W2 whole.
+  EXPECT_EQ(g.bufferBytes, 65536 / 4 + 16384 / 4 + 32768 / 4 + 8192 / 4 + 66560);
+  EXPECT_EQ(g.computeCycles, 9000);
+  EXPECT_EQ(g.cycles, 9000); // 107,520 bytes at 16 a cycle: 6,720 cycles, under the compute
+  EXPECT_EQ(g.savedBytes, (106496 + 82944 + 81920) - g.bytes);
+  // A buffer of 40,000 bytes: the weights no longer fit beside the tiles, so every tile reads
+  // them again.
+  ASSERT_EQ(fusionGroup(c, 0, 2, 4, {16, 40000}, g), "");
+  EXPECT_FALSE(g.keepsWhole);
+  EXPECT_EQ(g.bytes, 8192 + 4 * 66560 + 32768);
+  EXPECT_EQ(g.bufferBytes, 30720);
+  EXPECT_EQ(g.cycles, (8192 + 4 * 66560 + 32768) / 16);
+  // 20,000 bytes: 4 tiles (30,720) do not fit, 8 tiles (15,360) do.
+  EXPECT_EQ(fusionGroup(c, 0, 2, 4, {16, 20000}, g),
+            "its tiles take 30720 bytes, more than the buffer's 20000");
+  ASSERT_EQ(fusionGroup(c, 0, 2, 8, {16, 20000}, g), "");
+  EXPECT_EQ(g.bufferBytes, 15360);
+  EXPECT_EQ(fusionGroup(c, 0, 2, 3, {16, 0}, g), "3 tiles do not divide the group's rows (64)");
+  // Alone, a statement is its own design.
+  ASSERT_EQ(fusionGroup(c, 1, 1, 1, {16, 0}, g), "");
+  EXPECT_EQ(g.cycles, 1200);
+  EXPECT_EQ(g.bytes, 65536 + 1024 + 16384);
+}
+
+TEST(Fusion, RowsMustMatchAndIntermediatesBeReadByRows) {
+  FusionChain c = mlp();
+  c.stages[2].reads[0].byRow = false; // S2 reads R transposed
+  FusionGroup g;
+  EXPECT_EQ(fusionGroup(c, 1, 2, 2, {16, 0}, g),
+            "S2 reads R other than by rows: a tile of rows does not hold what it needs");
+  EXPECT_EQ(fusionGroup(c, 1, 2, 1, {16, 0}, g), ""); // whole tensors on chip
+  c.stages[2].rows = 32;
+  EXPECT_EQ(fusionTiles(c, 1, 2), std::vector<int64_t>{1});
+  EXPECT_EQ(fusionTiles(c, 0, 1), (std::vector<int64_t>{1, 2, 4, 8, 16, 32, 64}));
+}
+
+TEST(Fusion, TheMlpFusesUnlessTheBufferIsTooSmall) {
+  const FusionChain c = mlp();
+  // Ample bandwidth: each statement alone (their own designs' cycles sum to 11,200) against
+  // the fused group's 9,000 cycles of compute: fused.
+  FusionPlan p = fuseChain(c, {64, 0});
+  ASSERT_EQ(p.groups.size(), 1u);
+  EXPECT_EQ(p.cycles, 9000);
+  // A buffer too small for any tile of the group: every statement alone.
+  p = fuseChain(c, {16, 100});
+  EXPECT_EQ(p.groups.size(), 3u);
+  EXPECT_EQ(p.cycles, 5000 + 1200 + 5000);
+}
+
+TEST(Fusion, DynamicProgrammingFindsTheBestGrouping) {
+  std::mt19937_64 rng(11);
+  int fused = 0, tiled = 0; // plans with a group of several stages, of several tiles
+  for (int round = 0; round < 300; ++round) {
+    FusionChain c;
+    const size_t n = 1 + rng() % 5;
+    const int64_t rows = int64_t(1) << (rng() % 4); // 1..8: up to 4 tile counts a group
+    // Inputs first, then one output per stage.
+    const size_t inputs = 1 + rng() % 3;
+    for (size_t t = 0; t < inputs; ++t)
+      c.tensors.push_back({"I" + std::to_string(t), int64_t(1 + rng() % 4000), true});
+    for (size_t s = 0; s < n; ++s) {
+      FusionStage st;
+      st.statement = "S" + std::to_string(s);
+      st.rows = rng() % 4 ? rows : rows * 2;
+      const size_t reads = 1 + rng() % 3;
+      for (size_t r = 0; r < reads; ++r)
+        st.reads.push_back({int(rng() % c.tensors.size()), rng() % 3 != 0});
+      st.output = int(c.tensors.size());
+      c.tensors.push_back({"T" + std::to_string(s), int64_t(1 + rng() % 4000), rng() % 4 == 0});
+      st.computeCycles = int64_t(rng() % 500);
+      st.soloBytes = int64_t(rng() % 6000);
+      st.soloCycles = st.computeCycles + int64_t(rng() % 400);
+      c.stages.push_back(st);
+    }
+    c.tensors.back().external = true;
+    const FusionLimits l{int64_t(1 + rng() % 16), rng() % 3 ? int64_t(rng() % 8000) : 0};
+    const FusionPlan dp = fuseChain(c, l), all = fuseChainExhaustively(c, l);
+    SCOPED_TRACE(round);
+    EXPECT_EQ(dp.cycles, all.cycles);
+    EXPECT_EQ(dp.bytes, all.bytes);
+    // The plan's groups cover the chain in order and add up to its totals.
+    int64_t cycles = 0, bytes = 0;
+    size_t next = 0;
+    bool anyFused = false, anyTiled = false;
+    for (const FusionGroup& g : dp.groups) {
+      anyFused |= g.last > g.first;
+      anyTiled |= g.tiles > 1;
+      EXPECT_EQ(g.first, next);
+      next = g.last + 1;
+      cycles += g.cycles;
+      bytes += g.bytes;
+    }
+    EXPECT_EQ(next, n);
+    EXPECT_EQ(cycles, dp.cycles);
+    EXPECT_EQ(bytes, dp.bytes);
+    fused += anyFused;
+    tiled += anyTiled;
+  }
+  // The chains exercise both answers.
+  EXPECT_GT(fused, 30);
+  EXPECT_LT(fused, 270);
+  EXPECT_GT(tiled, 10);
+}
+
+} // namespace
+} // namespace rubick::dse
