@@ -18,7 +18,8 @@ using tc::Value;
 
 const char* const kForm =
     "multi-statement programs map as a whole only in the attention form of "
-    "docs/attention.md; --stmt S0 (or the written tensor's name) works on one "
+    "docs/attention.md (explore also takes other chains with a memory system, "
+    "--mem-bandwidth: docs/fusion.md); --stmt S0 (or the written tensor's name) works on one "
     "statement alone";
 
 class Matcher {

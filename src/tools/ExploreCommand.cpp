@@ -10,6 +10,8 @@
 #include "SearchOptions.h"
 
 #include "rubick/arch/Buildable.h"
+#include "rubick/attn/AttentionForm.h"
+#include "rubick/dse/Chain.h"
 #include "rubick/dse/Report.h"
 #include "rubick/dse/Target.h"
 #include "rubick/emit/Pim.h"
@@ -117,6 +119,20 @@ int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
   return 0;
 }
 
+// A program of several statements not in the attention form, with a memory system: explored
+// as a chain (docs/fusion.md). Without a memory system the attention form's error stands.
+bool isChain(const tc::Program& prog, const ExploreCli& o) {
+  try {
+    attn::recogniseAttention(prog, nullptr);
+    return false;
+  } catch (const Error&) {
+    std::string targetName;
+    const dataflow::StatementView v = dataflow::viewStatement(prog, 0);
+    return makeExploreOptions(o.search, prog, v, o.input.file, targetName)
+        .constraints.memory.enabled();
+  }
+}
+
 int runExplore(const ExploreCli& o) {
   auto started = std::chrono::steady_clock::now();
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
@@ -127,6 +143,15 @@ int runExplore(const ExploreCli& o) {
   if (wantsPipeline(prog, o.search)) {
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
       throw Error("explore", "--json, --csv and --plot are for single statements (use --stmt)");
+    if (isChain(prog, o)) {
+      const dse::ChainResult r =
+          dse::exploreChain(prog, [&o, &prog](size_t, const dataflow::StatementView& v) {
+            std::string targetName;
+            return makeExploreOptions(o.search, prog, v, o.input.file, targetName);
+          });
+      std::cout << dse::chainText(prog, r);
+      return 0;
+    }
     const PipelineSetup setup = pipelineSetup(prog, o.input, o.search);
     if (setup.pim.enabled()) {
       std::cout << pimDecodeText(prog, setup);

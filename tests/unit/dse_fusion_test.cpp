@@ -1,10 +1,14 @@
 // Fusion of a chain (dse/Fusion.h): a group's costs worked out by hand on an MLP block, the
 // reasons a group cannot run, and the dynamic programme against every grouping of random chains.
 
+#include "dataflow_test_util.h"
+
+#include "rubick/dse/Chain.h"
 #include "rubick/dse/Fusion.h"
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 namespace rubick::dse {
@@ -132,6 +136,53 @@ TEST(Fusion, DynamicProgrammingFindsTheBestGrouping) {
   EXPECT_GT(fused, 30);
   EXPECT_LT(fused, 270);
   EXPECT_GT(tiled, 10);
+}
+
+TEST(Chain, AProgramBecomesAFusionChain) {
+  // The MLP block of examples/mlp.tc at M=16, K=32, N=32, P=16 on 4x4 with an 8-byte memory.
+  const tc::Program prog = dataflow::test::program(
+      "def mlp(int8(M,K) X, int8(K,N) W1, int32(N) b, int8(N,P) W2) -> (Y) {"
+      " H(i,j) +=! X(i,k) * W1(k,j)  R(i,j) = max(H(i,j) + b(j), 0)"
+      " Y(i,p) +=! R(i,j) * W2(j,p) }",
+      {{"M", 16}, {"K", 32}, {"N", 32}, {"P", 16}});
+  const ChainResult r = exploreChain(prog, [](size_t, const dataflow::StatementView& v) {
+    ExploreOptions o;
+    o.constraints.arrays = {{4, 4}};
+    o.constraints.memory = {8, 20, 256};
+    o.constraints.bufferBytes = 16384;
+    for (const dataflow::AccessView& a : v.accesses)
+      o.constraints.elementBits.push_back(a.elementBits);
+    return o;
+  });
+  const FusionChain& c = r.chain;
+  std::map<std::string, std::pair<int64_t, bool>> bytes; // name -> bytes, external
+  for (const FusionTensor& t : c.tensors)
+    bytes[t.name] = {t.bytes, t.external};
+  EXPECT_EQ(bytes["X"], std::make_pair(int64_t(16 * 32), true));
+  EXPECT_EQ(bytes["W1"], std::make_pair(int64_t(32 * 32), true));
+  EXPECT_EQ(bytes["H"], std::make_pair(int64_t(16 * 32 * 4), false));
+  EXPECT_EQ(bytes["b"], std::make_pair(int64_t(32 * 4), true));
+  EXPECT_EQ(bytes["R"], std::make_pair(int64_t(16 * 32 * 4), false)); // max of int32: int32
+  EXPECT_EQ(bytes["W2"], std::make_pair(int64_t(32 * 16), true));
+  EXPECT_EQ(bytes["Y"], std::make_pair(int64_t(16 * 16 * 4), true));
+  ASSERT_EQ(c.stages.size(), 3u);
+  const char* reads[3][2] = {{"X", "W1"}, {"H", "b"}, {"R", "W2"}};
+  for (size_t s = 0; s < 3; ++s) {
+    const FusionStage& st = c.stages[s];
+    EXPECT_EQ(st.rows, 16);
+    ASSERT_EQ(st.reads.size(), 2u);
+    // The first read is by rows (its first index is the row loop i), the second is not.
+    EXPECT_EQ(c.tensors[size_t(st.reads[0].tensor)].name, reads[s][0]);
+    EXPECT_TRUE(st.reads[0].byRow);
+    EXPECT_EQ(c.tensors[size_t(st.reads[1].tensor)].name, reads[s][1]);
+    EXPECT_FALSE(st.reads[1].byRow);
+    // Alone: the statement's best memory design.
+    EXPECT_EQ(st.soloCycles, r.stages[s].alone.memory.cycles);
+    EXPECT_EQ(st.soloBytes, r.stages[s].alone.memory.busBytes);
+  }
+  EXPECT_EQ(r.limits.bytesPerCycle, 8);
+  EXPECT_EQ(r.limits.bufferBytes, 16384);
+  EXPECT_EQ(r.plan.cycles, fuseChain(c, r.limits).cycles);
 }
 
 } // namespace

@@ -1,0 +1,144 @@
+#include "rubick/dse/Chain.h"
+
+#include "NumberText.h"
+
+#include "rubick/dataflow/StatementView.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <map>
+#include <sstream>
+
+namespace rubick::dse {
+
+namespace {
+
+// The loop that alone indexes dimension 0 of access `a`, or -1.
+int rowLoop(const dataflow::AccessView& a) {
+  if (a.coeffs.empty() || a.constant[0] != 0) return -1;
+  int loop = -1;
+  for (size_t l = 0; l < a.coeffs[0].size(); ++l) {
+    if (a.coeffs[0][l] == 0) continue;
+    if (a.coeffs[0][l] != 1 || loop >= 0) return -1;
+    loop = static_cast<int>(l);
+  }
+  return loop;
+}
+
+std::string kib(int64_t bytes) {
+  return formatFixed(double(bytes) / 1024.0, 1) + " KiB";
+}
+
+} // namespace
+
+ChainResult exploreChain(const tc::Program& prog, const ChainOptions& optionsFor) {
+  ChainResult r;
+  std::map<size_t, int> tensorOf; // program tensor -> chain tensor
+  auto chainTensor = [&](size_t t, int64_t bits) {
+    auto [it, fresh] = tensorOf.insert({t, static_cast<int>(r.chain.tensors.size())});
+    const tc::Tensor& x = prog.tensors[t];
+    const int64_t bytes = x.elements() * ((bits + 7) / 8);
+    if (fresh)
+      r.chain.tensors.push_back({x.name, bytes, x.role != tc::TensorRole::Local});
+    else
+      r.chain.tensors[static_cast<size_t>(it->second)].bytes =
+          std::max(r.chain.tensors[static_cast<size_t>(it->second)].bytes, bytes);
+    return it->second;
+  };
+  for (size_t s = 0; s < prog.statements.size(); ++s) {
+    const dataflow::StatementView v = dataflow::viewStatement(prog, s);
+    ExploreOptions o = optionsFor(s, v);
+    if (!o.constraints.memory.enabled())
+      throw Error("explore", "a chain of statements is explored with a memory system "
+                             "(--mem-bandwidth or a target's 'memory'); --stmt explores one");
+    if (s == 0) r.limits = {o.constraints.memory.bytesPerCycle, o.constraints.bufferBytes};
+    o.objective = Objective::Latency;
+    o.keepBest = 1;
+    o.onDesign = nullptr;
+    o.progress = nullptr;
+    const ExploreResult er = explore(v, o);
+    if (er.points.empty())
+      throw Error("explore", v.statement + " (" + prog.statements[s].text +
+                                 ") has no design: " + er.mostRestrictive());
+    ChainStage st{s, er.points.front()};
+    FusionStage fs;
+    fs.statement = v.statement;
+    const dataflow::AccessView& w = v.accesses[0];
+    fs.output = chainTensor(static_cast<size_t>(w.tensor), o.constraints.elementBits[0]);
+    const int row = rowLoop(w);
+    fs.rows = row >= 0 ? v.extent[static_cast<size_t>(row)] : 1;
+    for (size_t a = 1; a < v.accesses.size(); ++a) {
+      const dataflow::AccessView& x = v.accesses[a];
+      fs.reads.push_back({chainTensor(static_cast<size_t>(x.tensor), o.constraints.elementBits[a]),
+                          row >= 0 && rowLoop(x) == row});
+    }
+    fs.computeCycles = st.alone.memory.computeCycles;
+    fs.soloCycles = st.alone.memory.cycles;
+    fs.soloBytes = st.alone.memory.busBytes;
+    r.chain.stages.push_back(fs);
+    r.stages.push_back(st);
+  }
+  r.plan = fuseChain(r.chain, r.limits);
+  return r;
+}
+
+std::string chainText(const tc::Program& prog, const ChainResult& r) {
+  std::ostringstream os;
+  const FusionChain& c = r.chain;
+  os << "chain of " << c.stages.size() << " statements; memory " << r.limits.bytesPerCycle
+     << " B/cycle, buffer "
+     << (r.limits.bufferBytes ? kib(r.limits.bufferBytes) : std::string("unlimited"))
+     << " (docs/fusion.md)\n\nalone (each its own memory design, rank 1 by cycles):\n";
+  int64_t aloneCycles = 0, aloneBytes = 0;
+  for (size_t s = 0; s < r.stages.size(); ++s) {
+    const FusionStage& st = c.stages[s];
+    const DesignPoint& d = r.stages[s].alone;
+    aloneCycles += st.soloCycles;
+    aloneBytes += st.soloBytes;
+    os << "  " << st.statement << ": " << prog.statements[r.stages[s].statement].text << "\n"
+       << "      " << d.id << " on " << d.dataflow.p << "x" << d.dataflow.q << ": " << st.soloCycles
+       << " cycles (" << st.computeCycles << " computing), " << kib(st.soloBytes) << " moved, "
+       << st.rows << " rows\n";
+  }
+  auto range = [&](const FusionGroup& g) {
+    return g.first == g.last ? c.stages[g.first].statement
+                             : c.stages[g.first].statement + ".." + c.stages[g.last].statement;
+  };
+  const FusionPlan& p = r.plan;
+  os << "\nfused: " << p.groups.size() << (p.groups.size() == 1 ? " group, " : " groups, ")
+     << p.cycles << " cycles, " << kib(p.bytes) << " moved (alone: " << aloneCycles << " cycles, "
+     << kib(aloneBytes) << "; saved " << kib(aloneBytes - p.bytes) << ")\n";
+  for (const FusionGroup& g : p.groups) {
+    os << "  " << range(g) << ": ";
+    if (g.first == g.last) {
+      os << "alone, " << g.cycles << " cycles\n";
+      continue;
+    }
+    os << g.tiles << (g.tiles == 1 ? " tile" : " tiles") << " of "
+       << c.stages[g.first].rows / g.tiles << " rows, " << g.cycles << " cycles ("
+       << g.computeCycles << " computing), " << kib(g.bytes) << " moved, " << kib(g.bufferBytes)
+       << " on chip" << (g.keepsWhole ? "" : " (weights re-read every tile)") << ", saves "
+       << kib(g.savedBytes) << "\n";
+  }
+  os << "\nother groups:\n";
+  size_t others = 0;
+  for (size_t a = 0; a < c.stages.size(); ++a)
+    for (size_t b = a + 1; b < c.stages.size(); ++b) {
+      bool chosen = false;
+      for (const FusionGroup& g : p.groups)
+        chosen |= g.first == a && g.last == b;
+      if (chosen) continue;
+      ++others;
+      FusionGroup g;
+      const std::string why = bestFusionGroup(c, a, b, r.limits, g);
+      os << "  " << range(FusionGroup{a, b}) << ": ";
+      if (!why.empty())
+        os << "cannot run: " << why << "\n";
+      else
+        os << g.tiles << (g.tiles == 1 ? " tile" : " tiles") << ", " << g.cycles << " cycles, "
+           << kib(g.bytes) << " moved: not in the best plan\n";
+    }
+  if (others == 0) os << "  none\n";
+  return os.str();
+}
+
+} // namespace rubick::dse
