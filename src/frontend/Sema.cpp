@@ -57,7 +57,7 @@ void collectIndexNames(const Expr& e, std::vector<const Expr*>& out) {
 
 } // namespace
 
-constexpr Builtin kBuiltins[] = {{"exp", 1}, {"max", 2}, {"min", 2}, {"abs", 1}};
+constexpr Builtin kBuiltins[] = {{"exp", 1}, {"max", 2}, {"min", 2}, {"abs", 1}, {"requant", 3}};
 
 const Builtin* findBuiltin(const std::string& n) {
   for (const Builtin& b : kBuiltins)
@@ -465,6 +465,11 @@ void Sema::checkAccessNames(const Expr& e, StmtCtx& c, bool inIndex) {
         fail(e.loc, width(e.name),
              "'" + e.name + "' takes " + std::to_string(b->arity) + " argument" +
                  (b->arity == 1 ? "" : "s") + ", given " + std::to_string(e.args.size()));
+      // requant(x, m, s): the shift is part of the arithmetic's definition, a constant.
+      if (e.name == "requant" && (e.args[2].kind != Expr::Kind::IntLit || e.args[2].intValue < 0 ||
+                                  e.args[2].intValue > 31))
+        fail(e.args[2].loc, 1,
+             "the shift of 'requant' (its third argument) must be an integer literal 0..31");
       for (const Expr& a : e.args)
         checkAccessNames(a, c, false);
       return;

@@ -89,4 +89,11 @@ int64_t divide(int64_t a, int64_t b, int bits) {
   return saturate(divideExact(a, b), bits);
 }
 
+int64_t requantise(int64_t x, int64_t m, int64_t s, int bits) {
+  if (s < 0 || s > 31) throw std::out_of_range("requantise: the shift must be 0..31");
+  __int128 p = static_cast<__int128>(x) * static_cast<__int128>(m);
+  if (s > 0) p = (p + (static_cast<__int128>(1) << (s - 1))) >> s; // floor: arithmetic shift
+  return saturate(p, bits);
+}
+
 } // namespace rubick::ref

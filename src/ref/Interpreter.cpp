@@ -82,6 +82,8 @@ struct Evaluator {
         return x < 0 ? sub(0, x) : x;
       }
       if (v.func == "exp") return expQ15(eval(v.args[0]), prog.expFrac);
+      if (v.func == "requant")
+        return requantise(eval(v.args[0]), eval(v.args[1]), eval(v.args[2]), outBits);
       unsupported(s, "unknown builtin '" + v.func + "'");
     }
     unsupported(s, "unknown operation");

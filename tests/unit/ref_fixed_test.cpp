@@ -284,3 +284,27 @@ TEST(Attention, BlocksStayCloseToFloat) {
 
 } // namespace
 } // namespace rubick::ref
+
+namespace rubick::ref {
+namespace {
+
+TEST(Fixed, RequantiseRoundsHalfUpAndSaturates) {
+  // 1000 * 3 / 2^5 = 93.75 -> 94; 1000 * 3 / 2^4 = 187.5 -> 188, over int8: 127.
+  EXPECT_EQ(requantise(1000, 3, 5, 8), 94);
+  EXPECT_EQ(requantise(1000, 3, 4, 8), 127);
+  EXPECT_EQ(requantise(1000, 3, 4, 16), 188);
+  // Half up also for negatives: -5 / 2 = -2.5 -> -2; -7 / 2 = -3.5 -> -3; -7 / 4 = -1.75 -> -2.
+  EXPECT_EQ(requantise(-5, 1, 1, 8), -2);
+  EXPECT_EQ(requantise(-7, 1, 1, 8), -3);
+  EXPECT_EQ(requantise(-7, 1, 2, 8), -2);
+  // A negative multiplier, saturating at the bottom.
+  EXPECT_EQ(requantise(1000, -3, 4, 8), -128);
+  // No shift: the product, saturated; the product is exact beyond 64 bits.
+  EXPECT_EQ(requantise(12, 10, 0, 8), 120);
+  EXPECT_EQ(requantise(INT64_MAX, 4, 2, 64), INT64_MAX);
+  EXPECT_EQ(requantise(int64_t(1) << 40, int64_t(1) << 30, 31, 64), int64_t(1) << 39);
+  EXPECT_THROW(requantise(1, 1, 32, 8), std::out_of_range);
+}
+
+} // namespace
+} // namespace rubick::ref

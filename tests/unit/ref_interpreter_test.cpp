@@ -162,6 +162,21 @@ TEST(Reference, DivisionRoundsAndSaturatesToTheWrittenType) {
   EXPECT_EQ(out[p.findTensor("D")], (std::vector<int64_t>{1004, 997, 1333, 0, 1000}));
 }
 
+TEST(Reference, RequantRoundsAndSaturatesToTheWrittenType) {
+  // A bias-add, ReLU and requantise epilogue: Y = requant(max(H + b, 0), M, 5) as int8.
+  tc::Program p = program("def f(int32(N) H, int32(N) b, int32(N) M) -> (int8(N) Y) {\n"
+                          "  Y(i) = requant(max(H(i) + b(i), 0), M(i), 5)\n}",
+                          {{"N", 5}});
+  TensorData in(p.tensors.size());
+  in[p.findTensor("H")] = {1000, 990, -50, 100000, 7};
+  in[p.findTensor("b")] = {0, 10, 10, 0, 9};
+  in[p.findTensor("M")] = {3, 3, 3, 3, -1};
+  TensorData out = interpret(p, in);
+  // 3000 / 32 = 93.75 -> 94; 3000 again; max(-40, 0) = 0; 300000 / 32 saturates; -16 / 32 =
+  // -0.5 -> 0 (half up).
+  EXPECT_EQ(out[p.findTensor("Y")], (std::vector<int64_t>{94, 94, 0, 127, 0}));
+}
+
 TEST(Reference, RejectsFloats) {
   tc::Program p = program("def f(int8(N) A) -> (int32(N) B) { B(i) = A(i) * 1.5 }", {{"N", 2}});
   TensorData in(p.tensors.size());

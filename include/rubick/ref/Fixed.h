@@ -60,4 +60,9 @@ __int128 divideExact(int64_t a, int64_t b);
 /// is clamped to the type's minimum or maximum).
 int64_t divide(int64_t a, int64_t b, int bits);
 
+/// TC's requant(x, m, s), the requantisation of an accumulator (docs/language.md): x * m
+/// rounded half up to a multiple of 2^s, divided by 2^s, saturated to a signed `bits`-bit
+/// value: saturate(floor((x * m + 2^(s-1)) / 2^s), bits), exact (128-bit product). s in 0..31.
+int64_t requantise(int64_t x, int64_t m, int64_t s, int bits);
+
 } // namespace rubick::ref
