@@ -249,7 +249,8 @@ Action addExploreCommand(CLI::App& app) {
       "  rubick explore examples/gemm.tc --max-fanout 8\n"
       "  rubick explore examples/gemm.tc --array-range 4..16 --objective wires --csv all.csv\n"
       "  rubick explore examples/conv2d.tc --target designs/targets/fpga.json --plot pareto.svg\n"
-      "  rubick explore examples/gemv.tc --size M=4096,N=4096 --target designs/targets/aim.json\n\n"
+      "  rubick explore examples/gemv.tc --size M=4096,N=4096 --target designs/targets/aim.json\n"
+      "  rubick explore examples/mlp.tc --mem-bandwidth 16 --buffer-kib 64   a chain, fused\n\n"
       "Defaults: an 8x8 array, all 14 access entries, no fan-out, port or buffer limit, the\n"
       "program's element types, objective latency, the top 20 designs. A target file sets\n"
       "constraints; flags override it. Designs keep their ID across runs, and the table's\n"
@@ -257,7 +258,9 @@ Action addExploreCommand(CLI::App& app) {
       "to `rubick emit/verify --dataflow` (same flags) to build it with no search. For an\n"
       "attention program the last line gives rank 1 as a spec for `emit/verify --pipeline`.\n"
       "Pareto-optimal designs (latency, wires or area, buffer) are marked '*'. A PIM target\n"
-      "(docs/pim.md) ranks ways to spread the problem over the units instead.\n"
+      "(docs/pim.md) ranks ways to spread the problem over the units instead. A chain of\n"
+      "statements with a memory system is explored statement by statement, then fused\n"
+      "(docs/fusion.md).\n"
       "docs/user-guide.md explains the flags, docs/cost-model.md every metric.");
   addInputOptions(*cmd, o->input);
   addSearchOptions(*cmd, o->search);
