@@ -14,13 +14,18 @@ MemoryPlan pimUnitPlan(const tc::Program& prog, const dataflow::StatementView& v
                         name);
 }
 
-std::vector<std::vector<int64_t>> pimUnitOffsets(const dataflow::StatementView& v,
-                                                 const dse::PimDesign& d, int64_t u) {
-  std::vector<int64_t> loopStart(d.spread.size(), 0);
+std::vector<int64_t> pimUnitLoopStarts(const dse::PimDesign& d, int64_t u) {
+  std::vector<int64_t> start(d.spread.size(), 0);
   for (size_t l = 0; l < d.spread.size(); ++l) {
-    loopStart[l] = (u % d.spread[l]) * d.share.extent[l];
+    start[l] = (u % d.spread[l]) * d.share.extent[l];
     u /= d.spread[l];
   }
+  return start;
+}
+
+std::vector<std::vector<int64_t>> pimUnitOffsets(const dataflow::StatementView& v,
+                                                 const dse::PimDesign& d, int64_t u) {
+  const std::vector<int64_t> loopStart = pimUnitLoopStarts(d, u);
   std::vector<std::vector<int64_t>> out;
   for (const dataflow::AccessView& a : v.accesses) {
     std::vector<int64_t> dims;

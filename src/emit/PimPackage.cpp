@@ -6,6 +6,7 @@
 
 #include "rubick/arch/CoreReads.h"
 #include "rubick/arch/HostMap.h"
+#include "rubick/arch/PimDma.h"
 #include "rubick/arch/Plan.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
@@ -24,16 +25,6 @@ using Json = nlohmann::ordered_json;
 using dse::PimPlacement;
 
 namespace {
-
-// Unit u's first iteration per loop: the spread loops' blocks, loop 0 counting fastest.
-IntVec unitOffset(const dse::PimDesign& d, int64_t u) {
-  IntVec off(d.spread.size(), 0);
-  for (size_t l = 0; l < d.spread.size(); ++l) {
-    off[l] = (u % d.spread[l]) * d.share.extent[l];
-    u /= d.spread[l];
-  }
-  return off;
-}
 
 std::string placesText(const std::vector<std::vector<arch::Location>>& elements) {
   std::string text = "[";
@@ -145,7 +136,7 @@ PimPackage packagePim(const tc::Program& prog, const dataflow::StatementView& v,
   Json unitWords = Json::object();               // units that are not unit 0's shifted
   Json offsets = Json::array();
   for (int64_t u = 0; u < s.units; ++u) {
-    const IntVec off = unitOffset(d, u);
+    const IntVec off = arch::pimUnitLoopStarts(d, u);
     const std::vector<arch::TensorMap> maps = arch::hostMap(prog, d.share, df, plan, off);
     std::map<std::tuple<int, int, int64_t>, int64_t> at; // (tensor, bank, address) -> element
     for (size_t t = 0; t < nt; ++t)

@@ -21,6 +21,10 @@ MemoryPlan pimUnitPlan(const tc::Program& prog, const dataflow::StatementView& v
                        const dse::PimDesign& d, const std::vector<int64_t>& elementBits,
                        const std::string& name);
 
+/// Unit u's first iteration of every loop in design `d`: the blocks of the spread loops
+/// numbered by u in mixed radix, the first loop counting fastest.
+std::vector<int64_t> pimUnitLoopStarts(const dse::PimDesign& d, int64_t u);
+
 /// Unit u's first element of every tensor dimension of `v` in design `d`: the blocks of the
 /// spread loops numbered by u in mixed radix, the first loop counting fastest (per access,
 /// per dimension; memory designs index each dimension by one loop).
