@@ -50,7 +50,9 @@ ChainResult exploreChain(const tc::Program& prog, const ChainOptions& optionsFor
     if (!o.constraints.memory.enabled())
       throw Error("explore", "a chain of statements is explored with a memory system "
                              "(--mem-bandwidth or a target's 'memory'); --stmt explores one");
-    if (s == 0) r.limits = {o.constraints.memory.bytesPerCycle, o.constraints.bufferBytes};
+    if (s == 0)
+      r.limits = {o.constraints.memory.bytesPerCycle, o.constraints.bufferBytes,
+                  o.constraints.memory.latency};
     o.objective = Objective::Latency;
     o.keepBest = 1;
     o.onDesign = nullptr;
@@ -97,7 +99,7 @@ std::string chainText(const tc::Program& prog, const ChainResult& r) {
     os << "  " << st.statement << ": " << prog.statements[r.stages[s].statement].text << "\n"
        << "      " << d.id << " on " << d.dataflow.p << "x" << d.dataflow.q << ": " << st.soloCycles
        << " cycles (" << st.computeCycles << " computing), " << kib(st.soloBytes) << " moved, "
-       << st.rows << " rows\n";
+       << st.rows << (st.rows == 1 ? " row\n" : " rows\n");
   }
   auto range = [&](const FusionGroup& g) {
     return g.first == g.last ? c.stages[g.first].statement
@@ -113,11 +115,14 @@ std::string chainText(const tc::Program& prog, const ChainResult& r) {
       os << "alone, " << g.cycles << " cycles\n";
       continue;
     }
-    os << g.tiles << (g.tiles == 1 ? " tile" : " tiles") << " of "
-       << c.stages[g.first].rows / g.tiles << " rows, " << g.cycles << " cycles ("
-       << g.computeCycles << " computing), " << kib(g.bytes) << " moved, " << kib(g.bufferBytes)
-       << " on chip" << (g.keepsWhole ? "" : " (weights re-read every tile)") << ", saves "
-       << kib(g.savedBytes) << "\n";
+    if (g.tiles == 1)
+      os << "whole tensors, ";
+    else
+      os << g.tiles << " tiles of " << c.stages[g.first].rows / g.tiles << " rows, ";
+    os << g.cycles << " cycles (" << g.computeCycles << " computing), " << kib(g.bytes)
+       << " moved, " << kib(g.bufferBytes) << " on chip"
+       << (g.keepsWhole ? "" : " (weights re-read every tile)") << ", saves " << kib(g.savedBytes)
+       << "\n";
   }
   os << "\nother groups:\n";
   size_t others = 0;
@@ -134,8 +139,8 @@ std::string chainText(const tc::Program& prog, const ChainResult& r) {
       if (!why.empty())
         os << "cannot run: " << why << "\n";
       else
-        os << g.tiles << (g.tiles == 1 ? " tile" : " tiles") << ", " << g.cycles << " cycles, "
-           << kib(g.bytes) << " moved: not in the best plan\n";
+        os << (g.tiles == 1 ? std::string("whole tensors") : std::to_string(g.tiles) + " tiles")
+           << ", " << g.cycles << " cycles, " << kib(g.bytes) << " moved: not in the best plan\n";
     }
   if (others == 0) os << "  none\n";
   return os.str();

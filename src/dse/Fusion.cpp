@@ -95,8 +95,8 @@ std::string fusionGroup(const FusionChain& c, size_t first, size_t last, int64_t
   out.bufferBytes = tileBytes + (keep ? wholeBytes : 0);
   out.bytes = rowBytes + (keep ? 1 : tiles) * wholeBytes + outBytes;
   out.savedBytes = solo - out.bytes;
-  out.cycles =
-      std::max(out.computeCycles, ceilDiv(out.bytes, std::max<int64_t>(1, l.bytesPerCycle)));
+  out.cycles = l.latency + std::max(out.computeCycles,
+                                    ceilDiv(out.bytes, std::max<int64_t>(1, l.bytesPerCycle)));
   return "";
 }
 

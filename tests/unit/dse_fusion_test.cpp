@@ -52,6 +52,9 @@ TEST(Fusion, AGroupKeepsItsIntermediatesOnChip) {
   ASSERT_EQ(fusionGroup(c, 0, 2, 8, {16, 20000}, g), "");
   EXPECT_EQ(g.bufferBytes, 15360);
   EXPECT_EQ(fusionGroup(c, 0, 2, 3, {16, 0}, g), "3 tiles do not divide the group's rows (64)");
+  // The memory's latency is paid once, before the group computes.
+  ASSERT_EQ(fusionGroup(c, 0, 2, 4, {16, 0, 100}, g), "");
+  EXPECT_EQ(g.cycles, 100 + 9000);
   // Alone, a statement is its own design.
   ASSERT_EQ(fusionGroup(c, 1, 1, 1, {16, 0}, g), "");
   EXPECT_EQ(g.cycles, 1200);
@@ -109,7 +112,8 @@ TEST(Fusion, DynamicProgrammingFindsTheBestGrouping) {
       c.stages.push_back(st);
     }
     c.tensors.back().external = true;
-    const FusionLimits l{int64_t(1 + rng() % 16), rng() % 3 ? int64_t(rng() % 8000) : 0};
+    const FusionLimits l{int64_t(1 + rng() % 16), rng() % 3 ? int64_t(rng() % 8000) : 0,
+                         int64_t(rng() % 50)};
     const FusionPlan dp = fuseChain(c, l), all = fuseChainExhaustively(c, l);
     SCOPED_TRACE(round);
     EXPECT_EQ(dp.cycles, all.cycles);
@@ -182,6 +186,7 @@ TEST(Chain, AProgramBecomesAFusionChain) {
   }
   EXPECT_EQ(r.limits.bytesPerCycle, 8);
   EXPECT_EQ(r.limits.bufferBytes, 16384);
+  EXPECT_EQ(r.limits.latency, 20);
   EXPECT_EQ(r.plan.cycles, fuseChain(c, r.limits).cycles);
 }
 

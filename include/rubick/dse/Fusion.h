@@ -40,6 +40,7 @@ struct FusionChain {
 struct FusionLimits {
   int64_t bytesPerCycle = 1; // the memory's bandwidth
   int64_t bufferBytes = 0;   // on-chip buffer for a group's tiles (0: no limit)
+  int64_t latency = 0;       // the memory's latency, paid once by a group before it computes
 };
 
 struct FusionGroup {
@@ -50,7 +51,7 @@ struct FusionGroup {
   int64_t bytes = 0;       // moved to and from memory
   int64_t bufferBytes = 0; // its tiles on chip (a single stage: its own design's, not counted)
   int64_t savedBytes = 0;  // its stages' bytes alone less its bytes (negative: fusing costs)
-  int64_t cycles = 0;      // max(compute, bytes / bandwidth); a single stage: its own design's
+  int64_t cycles = 0; // latency + max(compute, bytes / bandwidth); a single stage: its design's
 };
 
 struct FusionPlan {
