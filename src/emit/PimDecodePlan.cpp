@@ -80,8 +80,9 @@ PimDecodePlan planPimDecode(const tc::Program& prog, const attn::AttentionForm& 
                                  std::to_string(f.l) +
                                  (f.multiHead ? " and " + std::to_string(f.heads) + " heads" : ""));
   if (s.access != dse::PimAccess::stream)
-    throw Unsupported("pim", "attention decode needs units that read their banks in place "
-                             "('access': 'stream'); units with a DMA are not built yet");
+    throw Unsupported("pim", "the attention decode on PIM units needs units that read their "
+                             "banks in place ('access': 'stream'); on units with a DMA it is not "
+                             "built yet (explore its statements with --stmt)");
   // Blocks of keys (the online softmax): the most keys that divide S, keep U within int32
   // (|E V| < 2^15 x 2^(b-1)) and have both designs: the scores' keeping each score on chip in
   // one unit with K in the banks, the values' taking E on chip (written by the sequencer) with
