@@ -64,51 +64,6 @@ std::string mapParameters(const arch::DmaMap& d, int64_t banks, int64_t addressB
   return os.str();
 }
 
-// An engine's outputs on a shared AXI channel, with their widths (0: the address width, -1:
-// the data width, -2: the strobe width).
-struct Signal {
-  const char* name;
-  int64_t width;
-};
-const Signal kReadChannel[] = {{"arid", 1},   {"araddr", 0},  {"arlen", 8},
-                               {"arsize", 3}, {"arburst", 2}, {"arcache", 4},
-                               {"arprot", 3}, {"arvalid", 1}, {"rready", 1}};
-const Signal kWriteChannel[] = {{"awid", 1},    {"awaddr", 0},  {"awlen", 8},  {"awsize", 3},
-                                {"awburst", 2}, {"awcache", 4}, {"awprot", 3}, {"awvalid", 1},
-                                {"wdata", -1},  {"wstrb", -2},  {"wlast", 1},  {"wvalid", 1},
-                                {"bready", 1}};
-
-// The channel's outputs of every engine, and the shared outputs driven by the one `sel` names
-// (set by that engine's start).
-template <size_t N>
-void channelMux(std::ostream& os, const Signal (&signals)[N], const std::string& prefix,
-                const std::string& sel, const std::vector<std::string>& engines,
-                const std::string& startSuffix, int64_t aw, int64_t dw) {
-  const int64_t n = static_cast<int64_t>(engines.size()), sw = arch::bitsFor(n);
-  auto width = [&](const Signal& s) {
-    return s.width == 0 ? aw : s.width == -1 ? dw : s.width == -2 ? dw / 8 : s.width;
-  };
-  os << "\n  // The " << (prefix == "rd" ? "read" : "write")
-     << " channels, routed to the engine of the current " << (prefix == "rd" ? "load" : "store")
-     << ".\n";
-  for (int64_t k = 0; k < n; ++k)
-    for (const Signal& s : signals)
-      os << "  wire " << range(width(s)) << " " << prefix << k << "_" << s.name << ";\n";
-  os << "  reg " << range(sw) << " " << sel << ";\n"
-     << "  always @(posedge aclk) begin\n"
-     << "    if (!aresetn) " << sel << " <= " << ulit(0, sw) << ";\n";
-  for (int64_t k = 0; k < n; ++k)
-    os << "    else if (" << engines[static_cast<size_t>(k)] << startSuffix << ") " << sel
-       << " <= " << ulit(k, sw) << ";\n";
-  os << "  end\n";
-  for (const Signal& s : signals) {
-    os << "  assign m_axi_" << s.name << " = ";
-    for (int64_t k = 0; k + 1 < n; ++k)
-      os << "(" << sel << " == " << ulit(k, sw) << ") ? " << prefix << k << "_" << s.name << " : ";
-    os << prefix << (n - 1) << "_" << s.name << ";\n";
-  }
-}
-
 // Every signal of an AXI4 master port: its name, whether the master drives it, its width (0:
 // the address width, -1: the data width, -2: the strobe width).
 struct PortSignal {
@@ -127,10 +82,54 @@ const PortSignal kAxiMaster[] = {
     {"rdata", false, -1},  {"rresp", false, 2},  {"rlast", false, 1},   {"rvalid", false, 1},
     {"rready", true, 1}};
 
+int64_t signalWidth(const PortSignal& s, int64_t aw, int64_t dw) {
+  return s.width == 0 ? aw : s.width == -1 ? dw : s.width == -2 ? dw / 8 : s.width;
+}
+
 // The range of a declaration of `s` and a space; nothing for one bit.
 std::string declRange(const PortSignal& s, int64_t aw, int64_t dw) {
-  const int64_t w = s.width == 0 ? aw : s.width == -1 ? dw : s.width == -2 ? dw / 8 : s.width;
+  const int64_t w = signalWidth(s, aw, dw);
   return w == 1 ? "" : range(w) + " ";
+}
+
+// The master's outputs on the read channels (AR and RREADY) or the write channels (AW, W and
+// BREADY), which the engines share.
+std::vector<PortSignal> engineOutputs(bool read) {
+  std::vector<PortSignal> v;
+  for (const PortSignal& sg : kAxiMaster) {
+    const std::string n = sg.name;
+    const bool isRead = n.rfind("ar", 0) == 0 || n == "rready";
+    if (sg.out && isRead == read) v.push_back(sg);
+  }
+  return v;
+}
+
+// The channel's outputs of every engine, and the shared outputs driven by the one `sel` names
+// (set by that engine's start).
+void channelMux(std::ostream& os, const std::vector<PortSignal>& signals, const std::string& prefix,
+                const std::string& sel, const std::vector<std::string>& engines,
+                const std::string& startSuffix, int64_t aw, int64_t dw) {
+  const int64_t n = static_cast<int64_t>(engines.size()), sw = arch::bitsFor(n);
+  os << "\n  // The " << (prefix == "rd" ? "read" : "write")
+     << " channels, routed to the engine of the current " << (prefix == "rd" ? "load" : "store")
+     << ".\n";
+  for (int64_t k = 0; k < n; ++k)
+    for (const PortSignal& s : signals)
+      os << "  wire " << range(signalWidth(s, aw, dw)) << " " << prefix << k << "_" << s.name
+         << ";\n";
+  os << "  reg " << range(sw) << " " << sel << ";\n"
+     << "  always @(posedge aclk) begin\n"
+     << "    if (!aresetn) " << sel << " <= " << ulit(0, sw) << ";\n";
+  for (int64_t k = 0; k < n; ++k)
+    os << "    else if (" << engines[static_cast<size_t>(k)] << startSuffix << ") " << sel
+       << " <= " << ulit(k, sw) << ";\n";
+  os << "  end\n";
+  for (const PortSignal& s : signals) {
+    os << "  assign m_axi_" << s.name << " = ";
+    for (int64_t k = 0; k + 1 < n; ++k)
+      os << "(" << sel << " == " << ulit(k, sw) << ") ? " << prefix << k << "_" << s.name << " : ";
+    os << prefix << (n - 1) << "_" << s.name << ";\n";
+  }
 }
 
 // The top's AXI4 master ports: `m_axi_*`, or with several ports `m00_axi_*`, `m01_axi_*`, ...
@@ -215,7 +214,7 @@ std::string memoryUnitsModule(const MemoryPlan& m, const MemoryTopOptions& o, in
      << ");\n\n";
   // The fan's master side, unit u's fields in [u*W +: W].
   for (const PortSignal& sg : kAxiLite) {
-    const int64_t w = sg.width == 0 ? regBits : sg.width;
+    const int64_t w = signalWidth(sg, regBits, 0);
     os << "  wire " << range(units * w) << " f_" << sg.name << ";\n";
   }
   os << "  wire " << range(units) << " unit_irq;\n"
@@ -229,7 +228,7 @@ std::string memoryUnitsModule(const MemoryPlan& m, const MemoryTopOptions& o, in
     os << "\n  " << name << "_top unit" << u << " (\n"
        << "    .aclk(aclk), .aresetn(aresetn)";
     for (const PortSignal& sg : kAxiLite) {
-      const int64_t w = sg.width == 0 ? regBits : sg.width;
+      const int64_t w = signalWidth(sg, regBits, 0);
       os << ",\n    .s_axil_" << sg.name << "(f_" << sg.name << "[" << u * w + w - 1 << ":" << u * w
          << "])";
     }
@@ -348,8 +347,8 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
        << "  assign core_next = 1'b0;\n";
   if (core.chain) unused.add("core_busy");
   os << sequencerInstance(m, o, unused);
-  channelMux(os, kReadChannel, "rd", "rsel", readers, "_ld_start", aw, dw);
-  channelMux(os, kWriteChannel, "wr", "wsel", writers, "_st_start", aw, dw);
+  channelMux(os, engineOutputs(true), "rd", "rsel", readers, "_ld_start", aw, dw);
+  channelMux(os, engineOutputs(false), "wr", "wsel", writers, "_st_start", aw, dw);
   std::vector<std::string> corePorts;
   std::vector<std::string> errors;
   for (size_t ti = 0; ti < m.tensors.size(); ++ti) {
@@ -390,7 +389,7 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
          << id << "_rd_error),\n"
          << "    .out_valid(" << id << "_g_valid), .out_ready(" << id << "_g_ready), .out_data("
          << id << "_g_data), .out_mask(" << id << "_g_mask),\n";
-      for (const Signal& c : kReadChannel)
+      for (const PortSignal& c : engineOutputs(true))
         os << "    .m_axi_" << c.name << "(rd" << k << "_" << c.name << "),\n";
       os << "    .m_axi_arready(m_axi_arready && " << is("rsel", k, readers)
          << "), .m_axi_rid(m_axi_rid), "
@@ -438,7 +437,7 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
          << ".done(" << id << "_st_done), .error(" << id << "_wr_error),\n"
          << "    .in_valid(" << id << "_o_valid), .in_ready(" << id << "_o_ready), .in_data(" << id
          << "_o_data),\n";
-      for (const Signal& c : kWriteChannel)
+      for (const PortSignal& c : engineOutputs(false))
         os << "    .m_axi_" << c.name << "(wr" << k << "_" << c.name << "),\n";
       os << "    .m_axi_awready(m_axi_awready && " << is("wsel", k, writers)
          << "), .m_axi_wready(m_axi_wready && " << is("wsel", k, writers) << "),\n"
