@@ -4,12 +4,18 @@
 
 namespace rubick::arch {
 
+std::pair<tc::Program, dataflow::StatementView> pimShareProblem(const tc::Program& prog,
+                                                                const dataflow::StatementView& v,
+                                                                const dse::PimDesign& d) {
+  dse::BufferTiling whole;
+  whole.size = d.share.extent;
+  return bufferTileProblem(prog, v, whole);
+}
+
 MemoryPlan pimUnitPlan(const tc::Program& prog, const dataflow::StatementView& v,
                        const dse::PimDesign& d, const std::vector<int64_t>& elementBits,
                        const std::string& name) {
-  dse::BufferTiling whole;
-  whole.size = d.share.extent;
-  const auto [share, view] = bufferTileProblem(prog, v, whole);
+  const auto [share, view] = pimShareProblem(prog, v, d);
   return makeMemoryPlan(share, view, d.unit.dataflow, d.unit.entries, elementBits, d.unit.buffer,
                         name);
 }

@@ -78,9 +78,7 @@ PimPackage packagePimDma(const tc::Program& prog, const dataflow::StatementView&
                          const dse::ExploreOptions& o, const std::string& name) {
   // Each unit runs the memory design of its share (every unit the same design on its own
   // block of each tensor, in its own banks).
-  dse::BufferTiling whole;
-  whole.size = d.share.extent;
-  const auto [share, shareView] = arch::bufferTileProblem(prog, v, whole);
+  const auto [share, shareView] = arch::pimShareProblem(prog, v, d);
   dse::ExploreOptions uo = o;
   uo.constraints.memory = arch::pimUnitPort(s);
   const arch::MemoryPlan m = arch::pimUnitPlan(prog, v, d, o.constraints.elementBits, name);
@@ -89,6 +87,8 @@ PimPackage packagePimDma(const tc::Program& prog, const dataflow::StatementView&
   PimPackage p;
   p.files = packageMemory(share, shareView, d.unit, uo, name, &port);
   p.explorerCycles = d.modelUnitCycles;
+  p.bases = port.bases;
+  p.dram = arch::toString(port.dram);
   p.top = name + (units > 1 ? "_pim" : "_top");
   p.topNote = units > 1 ? "AXI4-Lite control of every unit, each unit's AXI4 port onto its banks"
                         : "AXI4-Lite control, an AXI4 port onto the unit's banks";

@@ -7,8 +7,6 @@
 #include "Stimulus.h"
 
 #include "rubick/arch/Buildable.h"
-#include "rubick/arch/MemoryPlan.h"
-#include "rubick/arch/PimDma.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
@@ -49,13 +47,11 @@ Result verifyOnePim(const tc::Program& prog, size_t stmt, const dataflow::Statem
       // them; the banks' timing is not data dependent, so the prediction holds to the cycle.
       sd.top = pkg.top;
       sd.harness = Harness::Memory;
-      const arch::MemoryPlan m = arch::pimUnitPlan(prog, v, d, eo.constraints.elementBits, name);
       std::string bases;
-      for (uint64_t b : arch::pimUnitBases(m, s))
+      for (uint64_t b : pkg.bases)
         bases += (bases.empty() ? "" : ",") + std::to_string(b);
-      const std::vector<std::string> args = {"--bases",     bases,
-                                             "--predicted", std::to_string(pkg.predictedCycles),
-                                             "--dram",      arch::toString(arch::pimUnitDram(s))};
+      const std::vector<std::string> args = {
+          "--bases", bases, "--predicted", std::to_string(pkg.predictedCycles), "--dram", pkg.dram};
       sd.runArgs = [args](uint64_t) { return args; };
       sd.simulatedCycles = pkg.predictedCycles;
     } else {

@@ -11,12 +11,17 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rubick::arch {
 
-/// The memory plan of design `d`'s unit (its share of `v`, statement of `prog`, as a problem
-/// of its own: every loop at the share's extent, every tensor the block one unit holds).
+/// Design `d`'s share of `v` (statement of `prog`) as a problem of its own: every loop at the
+/// share's extent, every tensor the block one unit holds.
+std::pair<tc::Program, dataflow::StatementView>
+pimShareProblem(const tc::Program& prog, const dataflow::StatementView& v, const dse::PimDesign& d);
+
+/// The memory plan of design `d`'s unit (on pimShareProblem).
 MemoryPlan pimUnitPlan(const tc::Program& prog, const dataflow::StatementView& v,
                        const dse::PimDesign& d, const std::vector<int64_t>& elementBits,
                        const std::string& name);

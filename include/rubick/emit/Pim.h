@@ -27,6 +27,10 @@ struct PimPackage {
   int64_t streamWords = 0;     // words in one unit's banks
   std::string top;             // the top module
   std::string topNote;         // what its ports are, briefly
+  // Units with a DMA: where the tensors lie in each unit's banks, and the banks as a --dram
+  // value (what the memory harness runs them on).
+  std::vector<uint64_t> bases;
+  std::string dram;
 };
 
 /// The files of design `d` of `v` (statement of `prog`) on `s`; `o` the explore options that
