@@ -42,6 +42,12 @@ std::string ExploreResult::mostRestrictive() const {
   return best.second + " removed " + std::to_string(best.first) + " candidates";
 }
 
+// Loops a space-time matrix can map (extent 2 or more).
+size_t usableLoops(const StatementView& v) {
+  return static_cast<size_t>(
+      std::count_if(v.extent.begin(), v.extent.end(), [](int64_t e) { return e >= 2; }));
+}
+
 std::vector<dataflow::FoundDataflow> spaceTimeMatrices(const StatementView& v,
                                                        const ExploreOptions& o) {
   const Constraints& c = o.constraints;
@@ -76,9 +82,7 @@ std::vector<dataflow::FoundDataflow> spaceTimeMatrices(const StatementView& v,
   std::set<size_t> spans;
   for (const ArrayShape& s : c.arrays)
     spans.insert(dataflow::arraySpan(s.p, s.q));
-  size_t usable = 0;
-  for (int64_t e : v.extent)
-    usable += e >= 2 ? 1 : 0;
+  const size_t usable = usableLoops(v);
   if (spans.count(2) && usable > 2) add(1, anyArray);
   if (spans.count(1) && usable > 1) add(1, 1);
   return matrices;
@@ -87,9 +91,7 @@ std::vector<dataflow::FoundDataflow> spaceTimeMatrices(const StatementView& v,
 // Matrices of fewer inner loops than the statement offers (up to 3) are for the arrays that
 // need them (spaceTimeMatrices); on a larger array they would only be poorer copies.
 bool forShape(const StatementView& v, const Dataflow& d, const ArrayShape& s) {
-  size_t usable = 0;
-  for (int64_t e : v.extent)
-    usable += e >= 2 ? 1 : 0;
+  const size_t usable = usableLoops(v);
   const size_t k = d.inner.size();
   return k >= std::min<size_t>(3, usable) || k == dataflow::arraySpan(s.p, s.q);
 }
