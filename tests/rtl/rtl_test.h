@@ -5,9 +5,11 @@
 #include "verilated.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -155,6 +157,18 @@ inline void setFld(Value& v, int lo, int w, uint64_t x) {
 inline bool bit(const Value& v, int i) {
   return fld(v, i, 1) != 0;
 }
+
+// A test top's ports by number, set and read as Values: for tests that drive and check every
+// pin of several instances through one table. RTL_PIN_ENTRY(table, Model, prefix, n) makes the
+// entry of port `prefix_n` under number `n` (an enumerator of the same name).
+template <class M, std::size_t N>
+struct PinTable {
+  std::array<std::function<void(M&, const Value&)>, N> set;
+  std::array<std::function<Value(M&, int)>, N> get;
+};
+#define RTL_PIN_ENTRY(table, M, P, n)                                                              \
+  table.set[n] = [](M& m, const rtl::Value& v) { rtl::putV(m.P##_##n, v); };                       \
+  table.get[n] = [](M& m, int w) { return rtl::getV(m.P##_##n, w); };
 
 // Deterministic stimuli.
 class Rng {

@@ -283,13 +283,8 @@ Sent nextSent(const Cfg& c, const Pins& in, const Pins& out, bool reset, const S
   return n;
 }
 
-struct Io {
-  std::array<std::function<void(Vtb&, const Value&)>, kSigs> set;
-  std::array<std::function<Value(Vtb&, int)>, kSigs> get;
-};
-#define IO_ENTRY(P, n)                                                                             \
-  io.set[n] = [](Vtb& m, const Value& v) { putV(m.P##_##n, v); };                                  \
-  io.get[n] = [](Vtb& m, int w) { return getV(m.P##_##n, w); };
+using Io = rtl::PinTable<Vtb, kSigs>;
+#define IO_ENTRY(P, n) RTL_PIN_ENTRY(io, Vtb, P, n)
 
 Io ioA() {
   Io io;

@@ -240,13 +240,8 @@ State next(const Cfg& c, const Pins& in, const Pins& out, bool reset, State st) 
   return st;
 }
 
-struct Io {
-  std::array<std::function<void(Vtb&, const Value&)>, kSigs> set;
-  std::array<std::function<Value(Vtb&, int)>, kSigs> get;
-};
-#define IO_ENTRY(P, n)                                                                             \
-  io.set[n] = [](Vtb& m, const Value& v) { putV(m.P##_##n, v); };                                  \
-  io.get[n] = [](Vtb& m, int w) { return getV(m.P##_##n, w); };
+using Io = rtl::PinTable<Vtb, kSigs>;
+#define IO_ENTRY(P, n) RTL_PIN_ENTRY(io, Vtb, P, n)
 
 Io ioA() {
   Io io;
