@@ -16,15 +16,27 @@
 // revisited after a run of one step: the same bank half) is loaded only after its store's done,
 // and the loads after it wait with it (ascending order). half[t] is 1 in phase -1 and toggles
 // at the start of phase k (0 <= k <= N) when run_start(t, k) (run_start(t, N) = 1); the DMA
-// of tensor t always uses ~half[t]. acc_zero[t] is acc_zero(t, k) in phase k (0 outside 0..N-1).
+// of tensor t uses ~half[t] (a late tensor's: half[t], below). acc_zero[t] is acc_zero(t, k) in
+// phase k (0 outside 0..N-1).
+// Late tensors (LATE[t] = 1; inputs only): an epilogue operand of an output's shape (e.g. a
+// residual R(i,j) read while the output's tile is stored), with the output's DEP. Its load of
+// step s (load(t, s) as for any input) runs in phase s, not s-1, with step s's ld_addr, ld_rows
+// and ld_cols: phase -1 loads no late tensor, phase k (0 <= k < N) loads the late tensors of
+// step k with the ordinary loads of step k+1, all in ascending t on the read channel, and phase
+// N loads nothing. Its half toggles like any tensor's, but its DMA writes half[t], the half
+// current in phase s, not ~half[t]: the reader (a gather started with the output's store of the
+// run's last step s' >= s, in phase s'+1, after the toggle at run_start(t, s'+1)) reads
+// ~half[t], and the next late load (step s'+1, in that same phase) writes the other half.
 //
 // Geometry: a tensor tile is ROWS x COLS elements of a row-major TROWS x TCOLS tensor (a rank-1
 // tensor: ROWS = TROWS = 1). With r the index of loop ROW_LOOP[t] (0 when none) and c that of
 // COL_LOOP[t]:
 //   addr = base[t] + (r * ROWS * TCOLS + c * COLS) * EBYTES   (mod 2**ADDR_W)
 //   rows = min(ROWS, TROWS - r * ROWS), cols = min(COLS, TCOLS - c * COLS)
+//   row0 = r * ROWS, col0 = c * COLS   (the tile's first row and column in the tensor)
 // The addresses are running offsets that add constant strides (computed at elaboration) as the
-// odometer steps: no multiplier. The row pitch TCOLS * EBYTES is for the emitter, not an output.
+// odometer steps, and row0, col0 running 32-bit indices (outputs only): no multiplier. The row
+// pitch TCOLS * EBYTES is for the emitter, not an output.
 //
 // Timing (all synchronous; "cycle c" is what is visible after edge c-1). start sampled at edge 0
 // while !busy (ignored while busy or under rst) begins phase -1: P(-1) = 1. In phase k, which
@@ -70,10 +82,12 @@
 //   ROWS, COLS, TROWS, TCOLS, EBYTES  NT x 32 bits, all >= 1: tile, tensor, bytes per element.
 //             With a row loop of EXT e: (e - 1) * ROWS < TROWS <= e * ROWS; without one:
 //             TROWS <= ROWS (the same for columns). Violations fail elaboration on purpose.
+//   LATE      NT bits: bit t set for a late tensor (above); set on an output: elaboration fails
 //   CHAIN     1: chained core runs (above); 0: core_next is ignored
 // Ports, per tensor t: base[t*ADDR_W +: ADDR_W], ld_addr/st_addr the same, ld_rows, ld_cols,
-// st_rows, st_cols [t*DIM_W +: DIM_W], bit t of half, acc_zero, ld_start, ld_done, st_start,
-// st_done. Inputs' st_* outputs are 0.
+// st_rows, st_cols [t*DIM_W +: DIM_W], st_row0, st_col0 [t*32 +: 32] (row0/col0 of the stored
+// tile, held like st_addr), bit t of half, acc_zero, ld_start, ld_done, st_start, st_done.
+// Inputs' st_* outputs are 0.
 `default_nettype none
 
 module rubick_buf_seq #(
@@ -85,6 +99,7 @@ module rubick_buf_seq #(
   parameter [NT-1:0] OUT = {NT{1'b0}},
   parameter [NT*NL-1:0] DEP = {(NT*NL){1'b0}},
   parameter [NT*NL-1:0] RED = {(NT*NL){1'b0}},
+  parameter [NT-1:0] LATE = {NT{1'b0}},
   parameter [NT*32-1:0] ROW_LOOP = {NT{32'hFFFFFFFF}},
   parameter [NT*32-1:0] COL_LOOP = {NT{32'hFFFFFFFF}},
   parameter [NT*32-1:0] ROWS = {NT{32'd1}},
@@ -114,7 +129,9 @@ module rubick_buf_seq #(
   input  wire [       NT-1:0] st_done,
   output wire [NT*ADDR_W-1:0] st_addr,
   output wire [ NT*DIM_W-1:0] st_rows,
-  output wire [ NT*DIM_W-1:0] st_cols
+  output wire [ NT*DIM_W-1:0] st_cols,
+  output wire [    NT*32-1:0] st_row0,
+  output wire [    NT*32-1:0] st_col0
 );
 
   localparam [NT-1:0] T_ZERO = {NT{1'b0}};
@@ -122,11 +139,13 @@ module rubick_buf_seq #(
   localparam [NT-1:0] T_ONE = 1;
   localparam [ADDR_W-1:0] A_ZERO = {ADDR_W{1'b0}};
 
-  // ---- Control. Stage L holds the record of step k+1 (what phase k loads), stage C the one of
-  // step k (computed), stage S the one of step k-1 (stored); they shift at each phase change.
+  // ---- Control. Stage L holds the record of step k+1 (what phase k loads; a late tensor's is
+  // loaded in phase k+1), stage C the one of step k (computed), stage S the one of step k-1
+  // (stored); they shift at each phase change.
   reg           h_valid;  // the head odometer is at a step < N (it is one step ahead of L)
   reg           l_valid, c_valid;
   reg  [NT-1:0] l_rs, l_az, l_st, c_st;
+  reg  [NT-1:0] l_ld;  // L's loads of late tensors (phase k+1 runs them)
   reg  [NT-1:0] ld_pend, st_pend;  // transfers of this phase not started yet
   reg  [NT-1:0] ld_cur, st_cur;  // the transfer in flight (one-hot)
   reg           core_busy;
@@ -170,6 +189,7 @@ module rubick_buf_seq #(
       l_rs      <= T_ZERO;
       l_az      <= T_ZERO;
       l_st      <= T_ZERO;
+      l_ld      <= T_ZERO;
       c_st      <= T_ZERO;
       acc_zero  <= T_ZERO;
       half      <= T_ONES;
@@ -201,7 +221,9 @@ module rubick_buf_seq #(
         l_rs       <= h_valid ? h_rs : T_ONES;
         l_az       <= h_valid ? h_az : T_ZERO;
         l_st       <= h_valid ? h_st : T_ZERO;
-        ld_pend    <= h_valid ? h_load : T_ZERO;
+        l_ld       <= h_valid ? h_load & LATE : T_ZERO;
+        // The ordinary loads of the head's step and the late loads of the step computed next.
+        ld_pend    <= (h_valid ? h_load & ~LATE : T_ZERO) | (launch ? T_ZERO : l_ld);
         c_valid    <= ~launch & l_valid;
         core_start <= ~launch & l_valid;
         acc_zero   <= launch ? T_ZERO : l_az;
@@ -270,6 +292,7 @@ module rubick_buf_seq #(
 
     for (t = 0; t < NT; t = t + 1) begin : g_t
       localparam IS_OUT = OUT[t];
+      localparam IS_LATE = LATE[t];
       localparam [NL-1:0] DEPV = DEP[t*NL+:NL];
       localparam [NL-1:0] REDV = RED[t*NL+:NL];
       localparam [31:0] RL = ROW_LOOP[t*32+:32];
@@ -296,6 +319,9 @@ module rubick_buf_seq #(
       end
       if (RL < NL && CL == RL) begin : g_bad_same
         rubick_buf_seq_parameters_ROW_LOOP_and_COL_LOOP_must_differ u_error ();
+      end
+      if (IS_OUT && IS_LATE) begin : g_bad_late
+        rubick_buf_seq_parameter_LATE_must_be_0_for_outputs u_error ();
       end
 
       // The record of the head's step for tensor t.
@@ -353,7 +379,8 @@ module rubick_buf_seq #(
         assign cv   = TC[DIM_W-1:0];
       end
 
-      // Geometry of stages L, C and S (C and S for outputs only), shifting with the records.
+      // Geometry of stages L, C and S (C for outputs and late tensors, S for outputs), shifting
+      // with the records.
       reg [ADDR_W-1:0] l_addr;
       reg [ DIM_W-1:0] l_rows, l_cols;
       always @(posedge clk) begin
@@ -363,30 +390,80 @@ module rubick_buf_seq #(
           l_cols <= cv;
         end
       end
-      assign ld_addr[t*ADDR_W+:ADDR_W] = l_addr;
-      assign ld_rows[t*DIM_W+:DIM_W]   = l_rows;
-      assign ld_cols[t*DIM_W+:DIM_W]   = l_cols;
-
-      if (IS_OUT) begin : g_out
-        reg [ADDR_W-1:0] c_addr, s_addr;
-        reg [ DIM_W-1:0] c_rows, c_cols, s_rows, s_cols;
+      if (IS_LATE) begin : g_late
+        // A late tensor loads the tile being computed: stage C's geometry.
+        reg [ADDR_W-1:0] c_addr;
+        reg [ DIM_W-1:0] c_rows, c_cols;
         always @(posedge clk) begin
           if (shift) begin
             c_addr <= l_addr;
             c_rows <= l_rows;
             c_cols <= l_cols;
+          end
+        end
+        assign ld_addr[t*ADDR_W+:ADDR_W] = c_addr;
+        assign ld_rows[t*DIM_W+:DIM_W]   = c_rows;
+        assign ld_cols[t*DIM_W+:DIM_W]   = c_cols;
+      end else begin : g_early
+        assign ld_addr[t*ADDR_W+:ADDR_W] = l_addr;
+        assign ld_rows[t*DIM_W+:DIM_W]   = l_rows;
+        assign ld_cols[t*DIM_W+:DIM_W]   = l_cols;
+      end
+
+      if (IS_OUT) begin : g_out
+        // Running element indices of the head's first row and column (like the offsets).
+        wire [31:0] row0, col0;
+        if (RL < NL) begin : g_row0
+          reg [31:0] idx0;
+          always @(posedge clk) begin
+            if (rst || wrap[RL]) idx0 <= 32'd0;
+            else if (inc[RL]) idx0 <= idx0 + R;
+          end
+          assign row0 = idx0;
+        end else begin : g_row0_none
+          assign row0 = 32'd0;
+        end
+        if (CL < NL) begin : g_col0
+          reg [31:0] idx0;
+          always @(posedge clk) begin
+            if (rst || wrap[CL]) idx0 <= 32'd0;
+            else if (inc[CL]) idx0 <= idx0 + C;
+          end
+          assign col0 = idx0;
+        end else begin : g_col0_none
+          assign col0 = 32'd0;
+        end
+
+        reg [ADDR_W-1:0] c_addr, s_addr;
+        reg [ DIM_W-1:0] c_rows, c_cols, s_rows, s_cols;
+        reg [      31:0] l_row0, l_col0, c_row0, c_col0, s_row0, s_col0;
+        always @(posedge clk) begin
+          if (shift) begin
+            l_row0 <= row0;
+            l_col0 <= col0;
+            c_addr <= l_addr;
+            c_rows <= l_rows;
+            c_cols <= l_cols;
+            c_row0 <= l_row0;
+            c_col0 <= l_col0;
             s_addr <= c_addr;
             s_rows <= c_rows;
             s_cols <= c_cols;
+            s_row0 <= c_row0;
+            s_col0 <= c_col0;
           end
         end
         assign st_addr[t*ADDR_W+:ADDR_W] = s_addr;
         assign st_rows[t*DIM_W+:DIM_W]   = s_rows;
         assign st_cols[t*DIM_W+:DIM_W]   = s_cols;
+        assign st_row0[t*32+:32]         = s_row0;
+        assign st_col0[t*32+:32]         = s_col0;
       end else begin : g_in
         assign st_addr[t*ADDR_W+:ADDR_W] = A_ZERO;
         assign st_rows[t*DIM_W+:DIM_W]   = {DIM_W{1'b0}};
         assign st_cols[t*DIM_W+:DIM_W]   = {DIM_W{1'b0}};
+        assign st_row0[t*32+:32]         = 32'd0;
+        assign st_col0[t*32+:32]         = 32'd0;
       end
     end
   endgenerate

@@ -51,7 +51,24 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
     s.trows = matrix ? x.shape[0] : 1;
     s.cols = x.shape.empty() ? 1 : x.tile.back();
     s.tcols = x.shape.empty() ? 1 : x.shape.back();
-    s.ebytes = tp.elementBits / 8;
+    s.ebytes = (tp.output && m.epilogue ? m.epilogueBits : tp.elementBits) / 8;
+    c.tensors.push_back(std::move(s));
+  }
+  // Epilogue operands. A vector: one tile, the whole vector, loaded before the first buffer tile
+  // only. A full operand: the output's tiles, each loaded late (while the core computes it).
+  for (const OperandTransfer& o : m.operands) {
+    SequencedTensor s;
+    if (o.operand.full()) {
+      s = c.tensors.front(); // the output's
+      s.out = false;
+      s.red.assign(nl, 0);
+      s.late = true;
+    } else {
+      s.dep.assign(nl, 0);
+      s.red.assign(nl, 0);
+      s.cols = s.tcols = o.operand.extent;
+    }
+    s.ebytes = o.operand.bits / 8;
     c.tensors.push_back(std::move(s));
   }
   return c;
@@ -146,12 +163,14 @@ std::vector<SeqWork> sequencerWork(const SequencerConfig& c, const std::vector<u
           stored[t] = static_cast<int>(w.stores.size());
           w.stores.push_back(event(SeqKind::store, t, k - 1));
         }
-    if (k + 1 < n)
-      for (size_t t = 0; t < nt; ++t)
-        if (st.load(t, k + 1)) {
-          w.loads.push_back(event(SeqKind::load, t, k + 1));
-          w.after.push_back(stored[t]);
-        }
+    // The loads of step k + 1, and a late tensor's of step k (the step being computed).
+    for (size_t t = 0; t < nt; ++t) {
+      const int64_t s = c.tensors[t].late ? k : k + 1;
+      if (s >= 0 && s < n && st.load(t, s)) {
+        w.loads.push_back(event(SeqKind::load, t, s));
+        w.after.push_back(stored[t]);
+      }
+    }
     out.push_back(std::move(w));
   }
   return out;

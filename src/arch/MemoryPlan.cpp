@@ -3,6 +3,8 @@
 #include "rubick/dse/CostModel.h"
 #include "rubick/support/Unsupported.h"
 
+#include <algorithm>
+
 namespace rubick::arch {
 
 namespace {
@@ -171,6 +173,71 @@ int64_t coreCycles(const MemoryPlan& m, int64_t step) {
   if (m.core.chain) return s.tiles * s.interval;
   if (m.stepCycles.empty()) return s.latency + 1;
   return m.stepCycles.at(static_cast<size_t>(step));
+}
+
+} // namespace rubick::arch
+
+namespace rubick::arch {
+
+std::vector<MovedTensor> movedTensors(const MemoryPlan& m) {
+  std::vector<MovedTensor> r;
+  for (size_t t = 0; t < m.tensors.size(); ++t) {
+    const TensorPlan& tp = m.core.tensors[t];
+    const bool after = tp.output && m.epilogue; // the epilogue's result goes to memory
+    r.push_back({after ? m.epilogue->outputName : tp.name, tp.output,
+                 after ? m.epilogueBits : tp.elementBits, m.tensors[t].shape});
+  }
+  for (const OperandTransfer& o : m.operands)
+    r.push_back({o.operand.name, false, o.operand.bits, o.operand.shape});
+  return r;
+}
+
+MemoryPlan designMemoryPlan(const tc::Program& prog, const dataflow::StatementView& v,
+                            const dse::DesignPoint& pt, const dse::ExploreOptions& o,
+                            const std::string& name, int64_t busBytes) {
+  MemoryPlan m =
+      makeMemoryPlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits, pt.buffer, name);
+  if (o.epilogue) addEpilogue(m, prog, o.epilogue, busBytes);
+  return m;
+}
+
+void addEpilogue(MemoryPlan& m, const tc::Program& prog, std::shared_ptr<const dse::Epilogue> e,
+                 int64_t busBytes) {
+  const tc::Tensor& acc = prog.tensors[static_cast<size_t>(e->accumulator)];
+  const tc::Tensor& out = prog.tensors[static_cast<size_t>(e->output)];
+  const TensorPlan& core = m.core.tensors.front();
+  if (core.elementBits != tc::bitWidth(acc.type))
+    throw Unsupported("emit", "the epilogue reads " + acc.name + " at the width of its type (" +
+                                  tc::toString(acc.type) + "), but its banks hold " +
+                                  std::to_string(core.elementBits) +
+                                  "-bit elements (--dtype does not go with an epilogue)");
+  auto movable = [](int64_t bits) { return bits == 8 || bits == 16 || bits == 32; };
+  if (!movable(tc::bitWidth(out.type)))
+    throw Unsupported("emit", "the DMA writes elements of 8, 16 or 32 bits; " + out.name + " is " +
+                                  tc::toString(out.type));
+  if (m.tensors.front().reload)
+    throw Unsupported("emit", "an epilogue takes " + acc.name +
+                                  " when its reduction is complete on chip; this design writes its "
+                                  "partial sums out and reads them back (a reduction loop outside "
+                                  "its loops in the buffer order)");
+  m.epilogue = std::move(e);
+  m.epilogueBits = tc::bitWidth(out.type);
+  for (const dse::EpilogueOperand& op : m.epilogue->operands) {
+    if (!movable(op.bits))
+      throw Unsupported("emit", "the DMA reads elements of 8, 16 or 32 bits; the operand " +
+                                    op.name + " has " + std::to_string(op.bits));
+    OperandTransfer o;
+    o.operand = op;
+    o.lanes = std::clamp<int64_t>(busBytes / (op.bits / 8), 1, op.extent);
+    if (op.full()) {
+      o.dma = m.tensors.front().dma;
+      o.lanes = o.dma.lanes;
+      o.banks = static_cast<int64_t>(core.ports.size());
+      o.depth = core.depth;
+      o.addressBits = core.addressBits;
+    }
+    m.operands.push_back(o);
+  }
 }
 
 } // namespace rubick::arch

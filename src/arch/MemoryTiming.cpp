@@ -13,10 +13,10 @@ namespace rubick::arch {
 std::vector<uint64_t> defaultBases(const MemoryPlan& m) {
   std::vector<uint64_t> b;
   uint64_t next = 4096;
-  for (size_t t = 0; t < m.tensors.size(); ++t) {
+  for (const MovedTensor& x : movedTensors(m)) {
     b.push_back(next);
-    int64_t bytes = m.core.tensors[t].elementBits / 8;
-    for (int64_t s : m.tensors[t].shape)
+    int64_t bytes = x.bits / 8;
+    for (int64_t s : x.shape)
       bytes *= s;
     next += (static_cast<uint64_t>(bytes) + 4095) / 4096 * 4096;
   }
@@ -33,9 +33,10 @@ int64_t mostCoreCycles(const MemoryPlan& m) {
 
 std::vector<uint64_t> basesFor(const MemoryPlan& m, const std::vector<uint64_t>& given) {
   std::vector<uint64_t> b = given.empty() ? defaultBases(m) : given;
-  if (b.size() != m.tensors.size())
-    throw Error("timing", std::to_string(b.size()) + " base addresses for " +
-                              std::to_string(m.tensors.size()) + " tensors");
+  const size_t n = m.tensors.size() + m.operands.size();
+  if (b.size() != n)
+    throw Error("timing",
+                std::to_string(b.size()) + " base addresses for " + std::to_string(n) + " tensors");
   return b;
 }
 
@@ -53,8 +54,22 @@ BusTiming busTiming(const AxiOptions& o, const dse::MemorySystem& mem) {
 
 std::vector<DmaEngine> engines(const MemoryPlan& m) {
   std::vector<DmaEngine> e;
+  const std::vector<MovedTensor> moved = movedTensors(m);
   for (size_t t = 0; t < m.tensors.size(); ++t)
-    e.push_back(dmaEngine(m.tensors[t].dma, m.core.tensors[t].elementBits));
+    e.push_back(dmaEngine(m.tensors[t].dma, moved[t].bits));
+  // A vector operand's load: one row of the whole vector in groups of `lanes` (rubick_vec_reg
+  // takes them as the scatter would); a full operand's: the output's map.
+  for (const OperandTransfer& o : m.operands) {
+    if (o.operand.full()) {
+      e.push_back(dmaEngine(o.dma, o.operand.bits));
+      continue;
+    }
+    DmaEngine x;
+    x.elemBytes = o.operand.bits / 8;
+    x.lanes = o.lanes;
+    x.cols = o.operand.extent;
+    e.push_back(x);
+  }
   return e;
 }
 

@@ -112,6 +112,12 @@ std::vector<int64_t> searchKey(const dataflow::StatementView& v, const Space& s,
                             memory.burstBytes,
                             memory.rowBytes,
                             memory.rowCycles,
+                            memory.outputBytes,
+                            memory.outputsFinal,
+                            memory.prologueCycles,
+                            memory.prologueBytes,
+                            memory.prologueBufferBytes,
+                            memory.outputOperandBytes,
                             int64_t(s.role.size()),
                             int64_t(entries.size()),
                             int64_t(cs.size())};
@@ -184,11 +190,26 @@ std::vector<std::vector<int>> orders(const MemoryProblem& p, const BufferTiling&
   for (size_t i = 0; i < perm.size(); ++i)
     perm[i] = i;
   std::vector<std::vector<int>> out;
+  // With an epilogue, an order that takes an output's tile out before its reduction ends
+  // (a loop it does not depend on outside one it does) is not built.
+  auto final = [&](const std::vector<int>& o) {
+    for (size_t a = 0; a < v.accesses.size(); ++a) {
+      if (!v.accesses[a].write) continue;
+      bool reduced = false;
+      for (int l : o) {
+        if (!p.dep[a][size_t(l)])
+          reduced = true;
+        else if (reduced)
+          return false;
+      }
+    }
+    return true;
+  };
   do {
     std::vector<int> o;
     for (size_t g : perm)
       o.insert(o.end(), groups[g].begin(), groups[g].end());
-    out.push_back(o);
+    if (!p.memory.outputsFinal || final(o)) out.push_back(o);
   } while (std::next_permutation(perm.begin(), perm.end()));
   return out;
 }
@@ -215,6 +236,10 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
     const TensorTiming& tt = s.tensors[a];
     b.span = tt.streaming ? tt.teMax - tt.teMin + 1 : 1;
     b.bytes = (elementBits[a] + 7) / 8;
+    if (v.accesses[a].write) {
+      b.memoryBytes = memory.outputBytes;
+      b.bytes += memory.outputOperandBytes; // their banks mirror the output's
+    }
     for (size_t l = 0; l < v.extent.size(); ++l) {
       bool dep = false;
       for (const IntVec& row : v.accesses[a].coeffs)
@@ -319,6 +344,8 @@ std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
     throw std::logic_error("buffer search cache used for another statement");
   const detail::Space s = detail::searchSpace(v, d);
   std::vector<detail::Chunking> cs = detail::chunkings(v, d, s, entries);
+  // An epilogue's operand registers take their part of the budget first (1: nothing fits).
+  if (bankBudget) bankBudget = std::max<int64_t>(1, bankBudget - memory.prologueBufferBytes);
   const detail::SearchInput in{v, d, s, cs, entries, elementBits, memory, bankBudget};
   auto search = [&] { return prune ? detail::searchBestFirst(in, cache) : detail::searchAll(in); };
   const std::vector<int64_t> key =

@@ -30,7 +30,7 @@ namespace {
 // What tileBeats reads besides the statement and the loops' sizes: element bytes, bus width.
 void appendBeatKey(const MemoryProblem& p, std::vector<int64_t>& key) {
   for (const BankUse& b : p.banks)
-    key.push_back(b.bytes);
+    key.push_back(b.movedBytes());
   key.push_back(p.memory.bytesPerCycle);
 }
 

@@ -92,6 +92,9 @@ int64_t coreInterval(const MemoryProblem& p, const std::vector<int64_t>& size) {
 
 void finishMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w, MemoryMetrics& m) {
   const dataflow::StatementView& v = *p.view;
+  // An epilogue's operands load once, before the first tile's inputs.
+  m.cycles += p.memory.prologueCycles;
+  m.busBytes += p.memory.prologueBytes;
   m.tensors.resize(v.accesses.size());
   m.bankBytes = 0;
   for (size_t a = 0; a < v.accesses.size(); ++a) {
@@ -101,11 +104,11 @@ void finishMetrics(const MemoryProblem& p, const BufferTiling& t, const Walk& w,
     int64_t elements = 1;
     for (int64_t d : a < p.dims.size() ? p.dims[a] : tensorDims(v, a))
       elements *= d;
-    tt.compulsoryBytes = elements * p.banks[a].bytes;
+    tt.compulsoryBytes = elements * p.banks[a].movedBytes();
     m.compulsoryBytes += tt.compulsoryBytes;
     m.busBytes += tt.readBytes + tt.writeBytes;
   }
-  m.bankBytes = bankBytes(p, t);
+  m.bankBytes = bankBytes(p, t) + p.memory.prologueBufferBytes;
   for (size_t a = 0; a < v.accesses.size(); ++a) {
     const BankUse& b = p.banks[a];
     int64_t depth = b.span;
@@ -168,7 +171,7 @@ TileShape tileShape(const MemoryProblem& p, size_t a, const std::vector<int64_t>
 // Rows of `rowBytes` touched by the tile's runs, each group of runs starting on a row boundary:
 // runs a row or more apart open their own rows; closer ones share the rows of their span.
 int64_t rowsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
-  const int64_t r = p.memory.rowBytes, eb = p.banks[a].bytes;
+  const int64_t r = p.memory.rowBytes, eb = p.banks[a].movedBytes();
   if (r <= 0) return 1;
   const int64_t runBytes = s.run * eb;
   if (s.runs == 1) return detail::ceilDiv(runBytes, r);
@@ -178,7 +181,7 @@ int64_t rowsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
 }
 
 int64_t beatsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
-  const int64_t bytes = s.run * p.banks[a].bytes, w = p.memory.bytesPerCycle;
+  const int64_t bytes = s.run * p.banks[a].movedBytes(), w = p.memory.bytesPerCycle;
   return s.runs * ((bytes + w - 1) / w);
 }
 

@@ -4,6 +4,8 @@
 
 #include "MemoryPackage.h"
 
+#include "EpilogueModule.h"
+
 #include "rubick/arch/DramTiming.h"
 #include "rubick/arch/MemoryTiming.h"
 #include "rubick/emit/MemoryTop.h"
@@ -31,11 +33,15 @@ std::vector<Register> registerMap(const arch::MemoryPlan& m) {
       {"CYCLES_LO", 0x10, "ro",
        "cycles with BUSY high since the last start, low half; reading it latches the high half"},
       {"CYCLES_HI", 0x14, "ro", "the high half latched by the last CYCLES_LO read"}};
-  for (size_t i = 0; i < m.tensors.size(); ++i) {
-    const arch::TensorPlan& t = m.core.tensors[i];
+  const std::vector<arch::MovedTensor> moved = arch::movedTensors(m);
+  for (size_t i = 0; i < moved.size(); ++i) {
+    const arch::MovedTensor& t = moved[i];
     const int64_t at = 0x20 + 8 * static_cast<int64_t>(i);
     r.push_back({"BASE_" + std::to_string(i) + "_LO", at, "rw",
-                 "byte address of " + t.name + "[0...0] (" + (t.output ? "output" : "input") +
+                 "byte address of " + t.name + "[0...0] (" +
+                     (t.output                ? "output"
+                      : i >= m.tensors.size() ? "epilogue operand"
+                                              : "input") +
                      "), bits 31..0"});
     r.push_back({"BASE_" + std::to_string(i) + "_HI", at + 4, "rw", "bits 63..32"});
   }
@@ -172,25 +178,59 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
   j["timing"] = timingJson(tm, mem);
   j["registers"] = registersJson(m);
   Json tensors = Json::array();
+  const std::vector<arch::MovedTensor> moved = arch::movedTensors(m);
   for (size_t i = 0; i < m.tensors.size(); ++i) {
     const arch::TensorTransfer& x = m.tensors[i];
     const arch::TensorPlan& t = core.tensors[i];
-    const tc::Tensor& ten = prog.tensors[static_cast<size_t>(v.accesses[i].tensor)];
-    tensors.push_back({{"name", t.name},
-                       {"role", t.output ? "output" : "input"},
-                       {"type", tc::toString(ten.type)},
-                       {"element_bits", t.elementBits},
-                       {"shape", x.shape},
-                       {"base_register", i},
-                       {"row_pitch_bytes", x.shape.back() * (t.elementBits / 8)},
-                       {"tile", x.tile},
-                       {"entry", ir::toString(t.entry)},
-                       {"banks", t.ports.size()},
-                       {"depth_per_half", t.depth},
-                       {"dma", arch::toString(x.dma)},
-                       {"partial_sums_reloaded", x.reload}});
+    // With an epilogue the output in memory is its result; the banks hold the accumulator.
+    const int tensorIndex = t.output && m.epilogue ? m.epilogue->output : v.accesses[i].tensor;
+    const tc::Tensor& ten = prog.tensors[static_cast<size_t>(tensorIndex)];
+    Json e = {{"name", moved[i].name},
+              {"role", t.output ? "output" : "input"},
+              {"type", tc::toString(ten.type)},
+              {"element_bits", moved[i].bits},
+              {"shape", x.shape},
+              {"base_register", i},
+              {"row_pitch_bytes", x.shape.back() * (moved[i].bits / 8)},
+              {"tile", x.tile},
+              {"entry", ir::toString(t.entry)},
+              {"banks", t.ports.size()},
+              {"depth_per_half", t.depth},
+              {"dma", arch::toString(x.dma)},
+              {"partial_sums_reloaded", x.reload}};
+    if (t.output && m.epilogue)
+      e["accumulator"] = {{"name", t.name}, {"element_bits", t.elementBits}};
+    tensors.push_back(e);
+  }
+  for (size_t k = 0; k < m.operands.size(); ++k) {
+    const arch::OperandTransfer& o = m.operands[k];
+    const size_t i = m.tensors.size() + k;
+    const Json how =
+        o.operand.full()
+            ? Json{{"kind", "output_shape"},
+                   {"banks", o.banks},
+                   {"depth_per_half", o.depth},
+                   {"dma", arch::toString(o.dma)}}
+            : Json{{"kind", "vector"}, {"along_dimension", o.operand.dim}, {"load_lanes", o.lanes}};
+    tensors.push_back(
+        {{"name", o.operand.name},
+         {"role", "input"},
+         {"type", tc::toString(prog.tensors[static_cast<size_t>(o.operand.tensor)].type)},
+         {"element_bits", o.operand.bits},
+         {"shape", o.operand.shape},
+         {"base_register", i},
+         {"row_pitch_bytes", o.operand.shape.back() * (o.operand.bits / 8)},
+         {"epilogue_operand", how}});
   }
   j["tensors"] = tensors;
+  if (m.epilogue) {
+    Json stmts = Json::array();
+    for (size_t s : m.epilogue->statements)
+      stmts.push_back(prog.statements[s].text);
+    j["epilogue"] = {{"statements", stmts},
+                     {"expression", dse::toString(m.epilogue->expr, *m.epilogue)},
+                     {"module", core.name + "_epilogue"}};
+  }
   return j;
 }
 
@@ -218,15 +258,23 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
      << registerTable(m) << "\n## Tensors\n\n"
      << "| base register | tensor | role | shape | element bits | row pitch (bytes) |\n"
         "|---|---|---|---|---|---|\n";
-  for (size_t i = 0; i < m.tensors.size(); ++i) {
-    const arch::TensorPlan& t = core.tensors[i];
+  const std::vector<arch::MovedTensor> moved = arch::movedTensors(m);
+  for (size_t i = 0; i < moved.size(); ++i) {
+    const arch::MovedTensor& t = moved[i];
     std::string shape;
-    for (int64_t s : m.tensors[i].shape)
+    for (int64_t s : t.shape)
       shape += (shape.empty() ? "" : " x ") + std::to_string(s);
-    os << "| BASE_" << i << " | " << t.name << " | " << (t.output ? "output" : "input") << " | "
-       << shape << " | " << t.elementBits << " | "
-       << m.tensors[i].shape.back() * (t.elementBits / 8) << " |\n";
+    os << "| BASE_" << i << " | " << t.name << " | "
+       << (t.output                ? "output"
+           : i >= m.tensors.size() ? "epilogue operand"
+                                   : "input")
+       << " | " << shape << " | " << t.bits << " | " << t.shape.back() * (t.bits / 8) << " |\n";
   }
+  if (m.epilogue)
+    os << "\nThe output is the epilogue's result: `" << dse::toString(m.epilogue->expr, *m.epilogue)
+       << "` (acc: " << core.tensors.front().name
+       << " as the banks hold it), applied as it leaves the banks (`" << core.name
+       << "_epilogue`); the operands are read once, before the first buffer tile.\n";
   os << "\n## Protocol\n\n"
      << "1. Put every input tensor in memory, row-major with no padding, at any address that is "
         "a multiple of its element size; choose where each output goes (its bytes are the only "
@@ -249,10 +297,9 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
 std::vector<File> packageMemory(const tc::Program& prog, const dataflow::StatementView& v,
                                 const dse::DesignPoint& pt, const dse::ExploreOptions& eo,
                                 const std::string& name, const MemoryPort* port) {
-  const arch::MemoryPlan m = arch::makeMemoryPlan(prog, v, pt.dataflow, pt.entries,
-                                                  eo.constraints.elementBits, pt.buffer, name);
   const dse::MemorySystem& mem = eo.constraints.memory;
   const MemoryTopOptions o = port ? port->axi : arch::axiOptions(mem);
+  const arch::MemoryPlan m = arch::designMemoryPlan(prog, v, pt, eo, name, o.busBytes);
   const arch::MemoryTiming tm =
       port ? arch::dramTiming(m, o, mem, port->dram, port->bases) : arch::memoryTiming(m, o, mem);
   std::vector<char> reload;
@@ -272,6 +319,10 @@ std::vector<File> packageMemory(const tc::Program& prog, const dataflow::Stateme
   }
   files.push_back({"rtl/" + name + "_array.v", arrayModule(m.core)});
   files.push_back({"rtl/" + name + "_core.v", coreModule(m.core, reload)});
+  if (m.epilogue) {
+    files.push_back({"rtl/" + name + "_epilogue.v", epilogueModule(m)});
+    listed.push_back("rtl/" + name + "_epilogue.v");
+  }
   files.push_back({"rtl/" + name + "_top.v", memoryTopModule(m, o)});
   for (const char* f : {"_array.v", "_core.v", "_top.v"})
     listed.push_back("rtl/" + name + f);

@@ -30,18 +30,23 @@ std::string part(const std::string& bus, size_t index, int64_t fieldWidth, int64
 
 } // namespace
 
+std::string operandId(size_t k) {
+  return "op" + std::to_string(k);
+}
+
 std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions& o,
                               Unused& unused) {
   // The parameters come from the library, which times the same sequencer (MemoryTiming).
   const arch::SequencerConfig c = arch::sequencerConfig(m);
   const std::vector<int64_t>& ext = c.ext;
   const size_t nl = ext.size(), nt = c.tensors.size();
-  std::vector<char> out(nt), dep(nt * nl, 0), red(nt * nl, 0);
+  std::vector<char> out(nt), late(nt), dep(nt * nl, 0), red(nt * nl, 0);
   std::vector<int64_t> rowLoop, colLoop, rows, cols, trows, tcols, ebytes;
   int64_t dimMax = 1;
   for (size_t t = 0; t < nt; ++t) {
     const arch::SequencedTensor& x = c.tensors[t];
     out[t] = x.out;
+    late[t] = x.late;
     for (size_t i = 0; i < nl; ++i) {
       dep[t * nl + i] = x.dep[i];
       red[t * nl + i] = x.red[i];
@@ -66,6 +71,7 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
      << "  wire " << range(static_cast<int64_t>(nt) * aw) << " seq_base, ld_addr, st_addr;\n"
      << "  wire " << range(static_cast<int64_t>(nt) * dimW)
      << " ld_rows, ld_cols, st_rows, st_cols;\n"
+     << "  wire " << range(static_cast<int64_t>(nt) * 32) << " st_row0, st_col0;\n"
      << "  assign seq_base = {";
   for (size_t t = nt; t-- > 0;)
     os << part("base_addr", t, 64, aw) << (t ? ", " : "};\n");
@@ -75,7 +81,9 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
      << "    .ROW_LOOP(" << fields32(rowLoop) << "), .COL_LOOP(" << fields32(colLoop) << "),\n"
      << "    .ROWS(" << fields32(rows) << "), .COLS(" << fields32(cols) << "),\n"
      << "    .TROWS(" << fields32(trows) << "), .TCOLS(" << fields32(tcols) << "), .EBYTES("
-     << fields32(ebytes) << ")" << (c.chain ? ", .CHAIN(1)" : "") << ") seq (\n"
+     << fields32(ebytes) << ")" << (c.chain ? ", .CHAIN(1)" : "")
+     << (std::find(late.begin(), late.end(), 1) != late.end() ? ", .LATE(" + bits(late) + ")" : "")
+     << ") seq (\n"
      << "    .clk(aclk), .rst(!aresetn), .start(start), .busy(seq_busy), .done(seq_done), "
         ".base(seq_base),\n"
      << "    .core_start(core_start), .core_done(core_done), .core_next(core_next), .half(half), "
@@ -83,13 +91,35 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
      << "    .ld_start(ld_start), .ld_done(ld_done), .ld_addr(ld_addr), .ld_rows(ld_rows), "
         ".ld_cols(ld_cols),\n"
      << "    .st_start(st_start), .st_done(st_done), .st_addr(st_addr), .st_rows(st_rows), "
-        ".st_cols(st_cols));\n";
+        ".st_cols(st_cols),\n"
+     << "    .st_row0(st_row0), .st_col0(st_col0));\n";
   // Per tensor names for the engines and the core.
   std::vector<std::string> ldDone, stDone;
   for (size_t t = 0; t < nt; ++t) {
+    // The statement's tensors, then the epilogue's operands (loaded once, no banks).
+    const bool operand = t >= m.core.tensors.size();
+    const std::string id = operand ? operandId(t - m.core.tensors.size()) : m.core.tensors[t].id;
+    const bool output = !operand && m.core.tensors[t].output;
+    const bool loads = !output || m.tensors[t].reload;
+    if (operand) {
+      os << "  wire " << id << "_ld_start = ld_start[" << t << "];\n"
+         << "  wire " << id << "_ld_done;\n"
+         << "  wire " << range(aw) << " " << id << "_ld_addr = " << part("ld_addr", t, aw, aw)
+         << ";\n"
+         << "  wire " << range(arch::bitsFor(rows[t] + 1)) << " " << id
+         << "_ld_rows = " << part("ld_rows", t, dimW, arch::bitsFor(rows[t] + 1)) << ";\n"
+         << "  wire " << range(arch::bitsFor(cols[t] + 1)) << " " << id
+         << "_ld_cols = " << part("ld_cols", t, dimW, arch::bitsFor(cols[t] + 1)) << ";\n";
+      // A full operand's banks have halves (its scatter and gather use them); a vector has none.
+      if (m.operands[t - m.core.tensors.size()].operand.full())
+        os << "  wire " << id << "_half = half[" << t << "];\n";
+      else
+        unused.add("half[" + std::to_string(t) + "]");
+      ldDone.push_back(id + "_ld_done");
+      stDone.push_back("1'b0");
+      continue;
+    }
     const arch::TensorPlan& tp = m.core.tensors[t];
-    const std::string& id = tp.id;
-    const bool loads = !tp.output || m.tensors[t].reload;
     const int64_t rw = arch::bitsFor(rows[t] + 1), cw = arch::bitsFor(cols[t] + 1);
     os << "  wire " << id << "_half = half[" << t << "];\n";
     if (tp.bufferRecurs) os << "  wire " << id << "_acc_zero = acc_zero[" << t << "];\n";
@@ -129,6 +159,8 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
   unused.add("st_rows");
   unused.add("st_cols");
   unused.add("acc_zero");
+  unused.add("st_row0");
+  unused.add("st_col0");
   return os.str();
 }
 

@@ -14,6 +14,7 @@
 #include "VerilogText.h"
 
 #include <algorithm>
+#include <array>
 #include <sstream>
 
 namespace rubick::emit {
@@ -176,6 +177,123 @@ const PortSignal kAxiLite[] = {{"awaddr", true, 0},   {"awvalid", true, 1}, {"aw
                                {"arready", false, 1}, {"rdata", false, 32}, {"rresp", false, 2},
                                {"rvalid", false, 1},  {"rready", true, 1}};
 
+// A DMA engine's tile and element parameters.
+std::string engineGeometry(int64_t aw, int64_t dw, int64_t ew, int64_t lanes, bool rowLanes,
+                           int64_t rows, int64_t cols) {
+  return ".ADDR_W(" + std::to_string(aw) + "), .DATA_W(" + std::to_string(dw) + "), .ELEM_W(" +
+         std::to_string(ew) + "), .LANES(" + std::to_string(lanes) + "), .ROW_LANES(" +
+         (rowLanes ? "1" : "0") + "), .ROWS(" + std::to_string(rows) + "), .COLS(" +
+         std::to_string(cols) + ")";
+}
+
+// The epilogue between output `id`'s gather (<id>_o_*) and its writer (<id>_e_*), reading the
+// operands' register files (op<k>_idx, op<k>_val); the output is tensor 0 of the sequencer.
+std::string epilogueInstance(const MemoryPlan& m, const std::string& id, int64_t lanes,
+                             int64_t outBits) {
+  std::ostringstream os;
+  os << "  wire " << id << "_e_valid, " << id << "_e_ready;\n"
+     << "  wire " << range(lanes * outBits) << " " << id << "_e_data;\n";
+  for (size_t k = 0; k < m.operands.size(); ++k) {
+    if (!m.operands[k].operand.full())
+      os << "  wire " << range(lanes * 32) << " " << operandId(k) << "_idx;\n";
+    os << "  wire " << range(lanes * m.operands[k].operand.bits) << " " << operandId(k)
+       << "_val;\n";
+  }
+  os << "  " << m.core.name << "_epilogue " << id << "_epilogue (\n"
+     << "    .aclk(aclk), .aresetn(aresetn), .start(" << id
+     << "_st_start), .row0(st_row0[31:0]), .col0(st_col0[31:0]),\n"
+     << "    .in_valid(" << id << "_o_valid), .in_ready(" << id << "_o_ready), .in_data(" << id
+     << "_o_data),\n"
+     << "    .out_valid(" << id << "_e_valid), .out_ready(" << id << "_e_ready), .out_data(" << id
+     << "_e_data)";
+  for (size_t k = 0; k < m.operands.size(); ++k) {
+    if (!m.operands[k].operand.full())
+      os << ",\n    ." << operandId(k) << "_idx(" << operandId(k) << "_idx)";
+    os << ",\n    ." << operandId(k) << "_val(" << operandId(k) << "_val)";
+  }
+  os << ");\n";
+  return os.str();
+}
+
+// A DMA map's scatter: write groups <id>_g_* into banks <bank>we/waddr/wdata, in half `half`.
+std::string scatterInstance(const arch::DmaMap& d, int64_t banks, int64_t addressBits, int64_t ew,
+                            const std::string& id, const std::string& bank, const std::string& half,
+                            const std::string& busy) {
+  std::ostringstream os;
+  os << "  rubick_dma_scatter #(" << mapParameters(d, banks, addressBits) << ", .ELEM_W(" << ew
+     << "), .GROUP_ROWS(" << d.groupRows() << "), .GROUP_COLS(" << d.groupCols() << ")) " << id
+     << "_scatter (\n"
+     << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_ld_start), .half(" << half
+     << "), .busy(" << busy << "), .done(" << id << "_ld_done),\n"
+     << "    .in_valid(" << id << "_g_valid), .in_ready(" << id << "_g_ready), .in_data(" << id
+     << "_g_data), .in_mask(" << id << "_g_mask),\n"
+     << "    .bank_we(" << bank << "we), .bank_addr(" << bank << "waddr), .bank_data(" << bank
+     << "wdata));\n";
+  return os.str();
+}
+
+// A DMA map's gather `<id>_gather`, started by `start`: banks <bank>re/raddr/rdata in half
+// `half`, groups out on the `out` signals (valid, ready, data, mask).
+std::string gatherInstance(const arch::DmaMap& d, int64_t banks, int64_t addressBits, int64_t ew,
+                           const std::string& id, const std::string& bank, const std::string& start,
+                           const std::string& half, const std::string& busy,
+                           const std::string& done, const std::array<std::string, 4>& out) {
+  std::ostringstream os;
+  os << "  rubick_dma_gather #(" << mapParameters(d, banks, addressBits) << ", .ELEM_W(" << ew
+     << "), .ROW_LANES(" << (d.rowLanes ? 1 : 0) << "), .ROWS(" << d.rows << "), .COLS(" << d.cols
+     << ")) " << id << "_gather (\n"
+     << "    .aclk(aclk), .aresetn(aresetn), .start(" << start << "), .half(" << half << "), .busy("
+     << busy << "), .done(" << done << "),\n"
+     << "    .bank_rd_en(" << bank << "re), .bank_rd_addr(" << bank << "raddr), .bank_rd_data("
+     << bank << "rdata),\n"
+     << "    .out_valid(" << out[0] << "), .out_ready(" << out[1] << "), .out_data(" << out[2]
+     << "), .out_mask(" << out[3] << "));\n";
+  return os.str();
+}
+
+// A full epilogue operand's banks (as the output's: its map, bank count and depth), filled by
+// its scatter into the half the sequencer names (a late load) and read by a gather started with
+// the output's store and stalled with it, so that its groups come beside the output's.
+std::string fullOperandBanks(const arch::OperandTransfer& op, const std::string& id,
+                             const std::string& out, const std::string& scBusy,
+                             const std::string& gaBusy, const std::string& gaDone,
+                             const std::string& gaValid, const std::string& gaMask) {
+  const arch::DmaMap& d = op.dma;
+  const int64_t banks = op.banks, ab = op.addressBits + 1, w = op.operand.bits;
+  std::ostringstream os;
+  os << "  wire " << range(banks) << " " << id << "_we, " << id << "_re;\n"
+     << "  wire " << range(banks * ab) << " " << id << "_waddr, " << id << "_raddr;\n"
+     << "  wire " << range(banks * w) << " " << id << "_wdata, " << id << "_rdata;\n"
+     << scatterInstance(d, banks, op.addressBits, w, id, id + "_", id + "_half", scBusy)
+     << gatherInstance(d, banks, op.addressBits, w, id, id + "_", out + "_st_start",
+                       "!" + id + "_half", gaBusy, gaDone,
+                       {gaValid, out + "_o_ready", id + "_val", gaMask});
+  for (int64_t b = 0; b < banks; ++b) {
+    const std::string bank = id + "_b" + std::to_string(b);
+    const std::string msbW = id + "_waddr[" + std::to_string(b * ab + ab - 1) + "]";
+    const std::string msbR = id + "_raddr[" + std::to_string(b * ab + ab - 1) + "]";
+    auto low = [&](const std::string& v) {
+      return v + "[" + std::to_string(b * ab + ab - 2) + ":" + std::to_string(b * ab) + "]";
+    };
+    const std::string we = id + "_we[" + std::to_string(b) + "]";
+    const std::string re = id + "_re[" + std::to_string(b) + "]";
+    os << "  wire " << range(w) << " " << bank << "_q0, " << bank << "_q1;\n";
+    for (int h = 0; h < 2; ++h)
+      os << "  rubick_bank #(.WIDTH(" << w << "), .DEPTH(" << op.depth << "), .AW("
+         << op.addressBits << ")) " << bank << "_h" << h << " (\n"
+         << "    .clk(aclk), .rd_en(" << re << " && " << (h ? "" : "!") << msbR << "), .rd_addr("
+         << low(id + "_raddr") << "), .rd_data(" << bank << "_q" << h << "),\n"
+         << "    .wr_en(" << we << " && " << (h ? "" : "!") << msbW << "), .wr_addr("
+         << low(id + "_waddr") << "), .wr_data(" << id << "_wdata[" << b * w + w - 1 << ":" << b * w
+         << "]));\n";
+    os << "  reg " << bank << "_dsel;\n"
+       << "  always @(posedge aclk) if (" << re << ") " << bank << "_dsel <= " << msbR << ";\n"
+       << "  assign " << id << "_rdata[" << b * w + w - 1 << ":" << b * w << "] = " << bank
+       << "_dsel ? " << bank << "_q1 : " << bank << "_q0;\n";
+  }
+  return os.str();
+}
+
 } // namespace
 
 std::string unitPortPrefix(int64_t unit, int64_t units, int64_t port, int64_t ports) {
@@ -186,7 +304,7 @@ std::string unitPortPrefix(int64_t unit, int64_t units, int64_t port, int64_t po
 
 std::string memoryUnitsModule(const MemoryPlan& m, const MemoryTopOptions& o, int64_t units) {
   const std::string name = m.core.name;
-  const int64_t nt = static_cast<int64_t>(m.tensors.size());
+  const int64_t nt = static_cast<int64_t>(m.tensors.size() + m.operands.size());
   const int64_t regBits = arch::bitsFor(0x20 + 8 * nt);
   const int64_t ways = axiPorts(o), aw = o.addrBits, pw = o.busBytes * 8 / ways;
   std::ostringstream os;
@@ -254,7 +372,8 @@ std::string axiPortPrefix(int64_t port, int64_t ports) {
 std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
   const arch::Plan& core = m.core;
   const std::string name = core.name;
-  const int64_t aw = o.addrBits, dw = o.busBytes * 8, nt = static_cast<int64_t>(m.tensors.size());
+  const int64_t aw = o.addrBits, dw = o.busBytes * 8;
+  const int64_t nt = static_cast<int64_t>(m.tensors.size() + m.operands.size());
   const int64_t ways = axiPorts(o);
   const int64_t regBits = arch::bitsFor(0x20 + 8 * nt);
   std::ostringstream os;
@@ -327,6 +446,8 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
     if (!t.output || m.tensors[ti].reload) readers.push_back(t.id);
     if (t.output) writers.push_back(t.id);
   }
+  for (size_t k = 0; k < m.operands.size(); ++k)
+    readers.push_back(operandId(k));
   auto is = [](const std::string& sel, size_t k, const std::vector<std::string>& engines) {
     return "(" + sel + " == " +
            ulit(static_cast<int64_t>(k), arch::bitsFor(static_cast<int64_t>(engines.size()))) + ")";
@@ -351,6 +472,36 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
   channelMux(os, engineOutputs(false), "wr", "wsel", writers, "_st_start", aw, dw);
   std::vector<std::string> corePorts;
   std::vector<std::string> errors;
+  const std::string axi = ".MAX_BURST(" + std::to_string(o.burstBeats) + "), .MAX_OUTSTANDING(" +
+                          std::to_string(o.outstanding) + ")";
+  // The DMA reader `<id>_rd` of `lanes` elements of `ew` bits a group (<id>_g_*), on the read
+  // channel's engine of `id`.
+  auto reader = [&](const std::string& id, int64_t lanes, int64_t ew, const std::string& geometry,
+                    const std::string& pitch) {
+    const size_t k =
+        static_cast<size_t>(std::find(readers.begin(), readers.end(), id) - readers.begin());
+    std::ostringstream r;
+    r << "  wire " << id << "_g_valid, " << id << "_g_ready;\n"
+      << "  wire " << range(lanes * ew) << " " << id << "_g_data;\n"
+      << "  wire " << range(lanes) << " " << id << "_g_mask;\n"
+      << "  wire " << id << "_rd_error;\n"
+      << "  rubick_dma_rd #(" << geometry << ", " << axi << ") " << id << "_rd (\n"
+      << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_ld_start), .base(" << id
+      << "_ld_addr), .pitch(" << pitch << "),\n"
+      << "    .rows_valid(" << id << "_ld_rows), .cols_valid(" << id << "_ld_cols), .busy("
+      << spare(id + "_rd_busy", 1) << "), .done(" << spare(id + "_rd_done", 1) << "), .error(" << id
+      << "_rd_error),\n"
+      << "    .out_valid(" << id << "_g_valid), .out_ready(" << id << "_g_ready), .out_data(" << id
+      << "_g_data), .out_mask(" << id << "_g_mask),\n";
+    for (const PortSignal& c : engineOutputs(true))
+      r << "    .m_axi_" << c.name << "(rd" << k << "_" << c.name << "),\n";
+    r << "    .m_axi_arready(m_axi_arready && " << is("rsel", k, readers)
+      << "), .m_axi_rid(m_axi_rid), .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp),\n"
+      << "    .m_axi_rlast(m_axi_rlast), .m_axi_rvalid(m_axi_rvalid && " << is("rsel", k, readers)
+      << "));\n";
+    errors.push_back(id + "_rd_error");
+    return r.str();
+  };
   for (size_t ti = 0; ti < m.tensors.size(); ++ti) {
     const TensorTransfer& x = m.tensors[ti];
     const TensorPlan& t = core.tensors[ti];
@@ -358,54 +509,23 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
     const std::string& id = t.id;
     const int64_t banks = static_cast<int64_t>(t.ports.size()), ab = t.addressBits + 1;
     const int64_t ew = t.elementBits, lanes = d.lanes;
-    const std::string geometry = ".ADDR_W(" + std::to_string(aw) + "), .DATA_W(" +
-                                 std::to_string(dw) + "), .ELEM_W(" + std::to_string(ew) +
-                                 "), .LANES(" + std::to_string(lanes) + "), .ROW_LANES(" +
-                                 (d.rowLanes ? "1" : "0") + "), .ROWS(" + std::to_string(d.rows) +
-                                 "), .COLS(" + std::to_string(d.cols) + ")";
-    const std::string axi = ".MAX_BURST(" + std::to_string(o.burstBeats) + "), .MAX_OUTSTANDING(" +
-                            std::to_string(o.outstanding) + ")";
-    const std::string pitch = ulit(x.shape.back() * (ew / 8), aw);
+    // In memory: the epilogue's width for an output with one.
+    const bool epilogue = t.output && m.epilogue;
+    const int64_t mw = epilogue ? m.epilogueBits : ew;
+    const std::string geometry = engineGeometry(aw, dw, mw, lanes, d.rowLanes, d.rows, d.cols);
+    const std::string pitch = ulit(x.shape.back() * (mw / 8), aw);
     os << "\n  // " << t.name << ": " << (t.output ? "output" : "input") << ", tile " << d.rows
        << " x " << d.cols << ", " << arch::toString(d) << "\n"
        << "  wire " << id << "_dma_half = !" << id << "_half;\n";
     corePorts.push_back("." + id + "_half(" + id + "_half)");
     if (t.bufferRecurs) corePorts.push_back("." + id + "_acc_zero(" + id + "_acc_zero)");
     if (!t.output || x.reload) {
-      const size_t k =
-          static_cast<size_t>(std::find(readers.begin(), readers.end(), id) - readers.begin());
-      os << "  wire " << id << "_g_valid, " << id << "_g_ready;\n"
-         << "  wire " << range(lanes * ew) << " " << id << "_g_data;\n"
-         << "  wire " << range(lanes) << " " << id << "_g_mask;\n"
-         << "  wire " << range(banks) << " " << id << "_dma_we;\n"
+      os << "  wire " << range(banks) << " " << id << "_dma_we;\n"
          << "  wire " << range(banks * ab) << " " << id << "_dma_waddr;\n"
          << "  wire " << range(banks * ew) << " " << id << "_dma_wdata;\n"
-         << "  wire " << id << "_rd_error;\n"
-         << "  rubick_dma_rd #(" << geometry << ", " << axi << ") " << id << "_rd (\n"
-         << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_ld_start), .base(" << id
-         << "_ld_addr), .pitch(" << pitch << "),\n"
-         << "    .rows_valid(" << id << "_ld_rows), .cols_valid(" << id << "_ld_cols), .busy("
-         << spare(id + "_rd_busy", 1) << "), .done(" << spare(id + "_rd_done", 1) << "), .error("
-         << id << "_rd_error),\n"
-         << "    .out_valid(" << id << "_g_valid), .out_ready(" << id << "_g_ready), .out_data("
-         << id << "_g_data), .out_mask(" << id << "_g_mask),\n";
-      for (const PortSignal& c : engineOutputs(true))
-        os << "    .m_axi_" << c.name << "(rd" << k << "_" << c.name << "),\n";
-      os << "    .m_axi_arready(m_axi_arready && " << is("rsel", k, readers)
-         << "), .m_axi_rid(m_axi_rid), "
-         << ".m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp),\n"
-         << "    .m_axi_rlast(m_axi_rlast), .m_axi_rvalid(m_axi_rvalid && "
-         << is("rsel", k, readers) << "));\n"
-         << "  rubick_dma_scatter #(" << mapParameters(d, banks, t.addressBits) << ", .ELEM_W("
-         << ew << "), .GROUP_ROWS(" << d.groupRows() << "), .GROUP_COLS(" << d.groupCols() << ")) "
-         << id << "_scatter (\n"
-         << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_ld_start), .half(" << id
-         << "_dma_half), .busy(" << spare(id + "_sc_busy", 1) << "), .done(" << id << "_ld_done),\n"
-         << "    .in_valid(" << id << "_g_valid), .in_ready(" << id << "_g_ready), .in_data(" << id
-         << "_g_data), .in_mask(" << id << "_g_mask),\n"
-         << "    .bank_we(" << id << "_dma_we), .bank_addr(" << id << "_dma_waddr), .bank_data("
-         << id << "_dma_wdata));\n";
-      errors.push_back(id + "_rd_error");
+         << reader(id, lanes, ew, geometry, pitch)
+         << scatterInstance(d, banks, t.addressBits, ew, id, id + "_dma_", id + "_dma_half",
+                            spare(id + "_sc_busy", 1));
       corePorts.push_back("." + id + "_dma_we(" + id + "_dma_we)");
       corePorts.push_back("." + id + "_dma_waddr(" + id + "_dma_waddr)");
       corePorts.push_back("." + id + "_dma_wdata(" + id + "_dma_wdata)");
@@ -413,30 +533,28 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
     if (t.output) {
       const size_t k =
           static_cast<size_t>(std::find(writers.begin(), writers.end(), id) - writers.begin());
+      // Named in this order (their declarations follow it; arguments have no order).
+      const std::string gaBusy = spare(id + "_ga_busy", 1), gaDone = spare(id + "_ga_done", 1);
+      const std::string oMask = spare(id + "_o_mask", lanes);
       os << "  wire " << id << "_o_valid, " << id << "_o_ready;\n"
          << "  wire " << range(lanes * ew) << " " << id << "_o_data;\n"
          << "  wire " << range(banks) << " " << id << "_dma_re;\n"
          << "  wire " << range(banks * ab) << " " << id << "_dma_raddr;\n"
          << "  wire " << range(banks * ew) << " " << id << "_dma_rdata;\n"
          << "  wire " << id << "_wr_error;\n"
-         << "  rubick_dma_gather #(" << mapParameters(d, banks, t.addressBits) << ", .ELEM_W(" << ew
-         << "), .ROW_LANES(" << (d.rowLanes ? 1 : 0) << "), .ROWS(" << d.rows << "), .COLS("
-         << d.cols << ")) " << id << "_gather (\n"
-         << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_st_start), .half(" << id
-         << "_dma_half), .busy(" << spare(id + "_ga_busy", 1) << "), .done("
-         << spare(id + "_ga_done", 1) << "),\n"
-         << "    .bank_rd_en(" << id << "_dma_re), .bank_rd_addr(" << id
-         << "_dma_raddr), .bank_rd_data(" << id << "_dma_rdata),\n"
-         << "    .out_valid(" << id << "_o_valid), .out_ready(" << id << "_o_ready), .out_data("
-         << id << "_o_data), .out_mask(" << spare(id + "_o_mask", lanes) << "));\n"
-         << "  rubick_dma_wr #(" << geometry << ", " << axi << ") " << id << "_wr (\n"
+         << gatherInstance(d, banks, t.addressBits, ew, id, id + "_dma_", id + "_st_start",
+                           id + "_dma_half", gaBusy, gaDone,
+                           {id + "_o_valid", id + "_o_ready", id + "_o_data", oMask})
+         << (epilogue ? epilogueInstance(m, id, lanes, mw) : "") << "  rubick_dma_wr #(" << geometry
+         << ", " << axi << ") " << id << "_wr (\n"
          << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_st_start), .base(" << id
          << "_st_addr), .pitch(" << pitch << "),\n"
          << "    .rows_valid(" << id << "_st_rows), .cols_valid(" << id << "_st_cols), .busy("
          << spare(id + "_wr_busy", 1) << "), "
-         << ".done(" << id << "_st_done), .error(" << id << "_wr_error),\n"
-         << "    .in_valid(" << id << "_o_valid), .in_ready(" << id << "_o_ready), .in_data(" << id
-         << "_o_data),\n";
+         << ".done(" << id << "_st_done), .error(" << id << "_wr_error),\n";
+      const std::string into = id + (epilogue ? "_e" : "_o");
+      os << "    .in_valid(" << into << "_valid), .in_ready(" << into << "_ready), .in_data("
+         << into << "_data),\n";
       for (const PortSignal& c : engineOutputs(false))
         os << "    .m_axi_" << c.name << "(wr" << k << "_" << c.name << "),\n";
       os << "    .m_axi_awready(m_axi_awready && " << is("wsel", k, writers)
@@ -447,6 +565,38 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
       corePorts.push_back("." + id + "_dma_re(" + id + "_dma_re)");
       corePorts.push_back("." + id + "_dma_raddr(" + id + "_dma_raddr)");
       corePorts.push_back("." + id + "_dma_rdata(" + id + "_dma_rdata)");
+    }
+  }
+
+  for (size_t k = 0; k < m.operands.size(); ++k) {
+    const arch::OperandTransfer& op = m.operands[k];
+    const std::string id = operandId(k);
+    const int64_t w = op.operand.bits, n = op.operand.extent, ol = op.lanes;
+    const bool full = op.operand.full();
+    const arch::DmaMap& od = op.dma;
+    const std::string geometry = full ? engineGeometry(aw, dw, w, ol, od.rowLanes, od.rows, od.cols)
+                                      : engineGeometry(aw, dw, w, ol, false, 1, n);
+    const int64_t pitch = (full ? op.operand.shape.back() : n) * (w / 8);
+    os << "\n  // " << op.operand.name << ": epilogue operand, "
+       << (full ? "a tile at a time, loaded while the core computes it into banks laid out as "
+                  "the output's.\n"
+                : std::to_string(n) + " elements of " + std::to_string(w) +
+                      " bits, loaded whole before the first buffer tile into a register file.\n")
+       << reader(id, ol, w, geometry, ulit(pitch, aw));
+    if (!full) {
+      os << "  rubick_vec_reg #(.N(" << n << "), .W(" << w << "), .LANES(" << ol << "), .NR("
+         << m.tensors.front().dma.lanes << "), .IDX_W(32)) " << id << "_reg (\n"
+         << "    .aclk(aclk), .aresetn(aresetn), .start(" << id << "_ld_start), .busy("
+         << spare(id + "_reg_busy", 1) << "), .done(" << id << "_ld_done),\n"
+         << "    .in_valid(" << id << "_g_valid), .in_ready(" << id << "_g_ready), .in_data(" << id
+         << "_g_data), .in_mask(" << id << "_g_mask),\n"
+         << "    .rd_idx(" << id << "_idx), .rd_data(" << id << "_val));\n";
+    } else {
+      const std::string scBusy = spare(id + "_sc_busy", 1), gaBusy = spare(id + "_ga_busy", 1);
+      const std::string gaDone = spare(id + "_ga_done", 1), gaValid = spare(id + "_ga_valid", 1);
+      const std::string gaMask = spare(id + "_ga_mask", ol);
+      os << fullOperandBanks(op, id, m.core.tensors.front().id, scBusy, gaBusy, gaDone, gaValid,
+                             gaMask);
     }
   }
 
@@ -475,7 +625,12 @@ std::vector<std::string> memoryTemplatesUsed(const arch::MemoryPlan& m, const Me
   bool reads = false;
   for (size_t i = 0; i < m.tensors.size(); ++i)
     reads |= !m.core.tensors[i].output || m.tensors[i].reload;
-  if (reads)
+  bool vectors = false, full = false;
+  for (const arch::OperandTransfer& op : m.operands)
+    (op.operand.full() ? full : vectors) = true;
+  if (vectors) t.push_back("rubick_vec_reg");
+  if (full) t.push_back("rubick_bank");
+  if (reads || !m.operands.empty())
     t.insert(t.end(), {"rubick_dma_rd", "rubick_dma_rd_cols", "rubick_dma_rd_rows", "rubick_axi_rd",
                        "rubick_dma_scatter"});
   std::sort(t.begin(), t.end());

@@ -166,12 +166,15 @@ int runExplore(const ExploreCli& o) {
     }
     return 0;
   }
-  size_t stmt = pickStatement(prog, o.search.df.stmt);
+  // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
+  const std::shared_ptr<const dse::Epilogue> epilogue = programEpilogue(prog, o.input, o.search);
+  size_t stmt = epilogue ? epilogue->contraction : pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
 
   std::string targetName;
   dse::PimSystem pim;
   dse::ExploreOptions eo = makeExploreOptions(o.search, prog, v, o.input.file, targetName, &pim);
+  setEpilogue(eo, epilogue, pim);
   if (pim.enabled()) return runPim(o, prog, stmt, v, eo, pim, targetName);
   if (!o.compare.empty())
     throw Error("--compare-target", "goes with a PIM target (--target with a 'pim' object)");
@@ -223,6 +226,15 @@ int runExplore(const ExploreCli& o) {
             << ", objective " << dse::toString(eo.objective) << ": " << r.stats.designs
             << " designs from " << r.stats.spaceTimeMatrices << " space-time matrices, "
             << r.stats.pareto << " Pareto-optimal (*)\n";
+  if (eo.epilogue) {
+    std::cout << "epilogue on the output's way to memory (" << eo.epilogue->outputName << "):";
+    for (size_t s : eo.epilogue->statements)
+      std::cout << " " << prog.statements[s].text << ";";
+    std::cout << " operands read once:";
+    for (const dse::EpilogueOperand& op : eo.epilogue->operands)
+      std::cout << " " << op.name << " (" << op.extent << ")";
+    std::cout << (eo.epilogue->operands.empty() ? " none" : "") << "\n";
+  }
   // Listed for analysis, but emit and verify will refuse them: say so before the table.
   const std::string problem = arch::buildProblem(prog, v, c.elementBits);
   if (!problem.empty())

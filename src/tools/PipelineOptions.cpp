@@ -37,7 +37,30 @@ std::string memoryLine(const attn::PipelinePoint& p) {
 } // namespace
 
 bool wantsPipeline(const tc::Program& prog, const SearchOptions& search) {
-  return prog.statements.size() > 1 && search.df.stmt.empty();
+  return prog.statements.size() > 1 && search.df.stmt.empty() && !dse::hasEpilogueForm(prog);
+}
+
+std::shared_ptr<const dse::Epilogue>
+programEpilogue(const tc::Program& prog, const InputOptions& input, const SearchOptions& search) {
+  if (!search.df.stmt.empty() || !dse::hasEpilogueForm(prog)) return nullptr;
+  auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
+  return std::make_shared<const dse::Epilogue>(dse::recogniseEpilogue(prog, file));
+}
+
+void setEpilogue(dse::ExploreOptions& eo, std::shared_ptr<const dse::Epilogue> epilogue,
+                 const dse::PimSystem& pim) {
+  if (!epilogue) return;
+  if (pim.enabled())
+    throw Unsupported("epilogue", "an epilogue on PIM units is not built yet; explore the "
+                                  "contraction alone with --stmt S0");
+  if (!eo.constraints.memory.enabled())
+    throw Unsupported("epilogue",
+                      "an epilogue is built on the output's way to external memory: give a "
+                      "memory system (--mem-bandwidth B, or a target with 'memory'), or take the "
+                      "contraction alone with --stmt S0");
+  // The output moves at its final width, and its partial sums stay on chip.
+  eo.constraints.memory = dse::withEpilogue(eo.constraints.memory, *epilogue);
+  eo.epilogue = std::move(epilogue);
 }
 
 PipelineSetup pipelineSetup(const tc::Program& prog, const InputOptions& input,

@@ -6,14 +6,28 @@
 #include "SearchOptions.h"
 
 #include "rubick/attn/Pipeline.h"
+#include "rubick/dse/Epilogue.h"
 #include "rubick/dse/Pim.h"
+
+#include <memory>
 
 #include <string>
 
 namespace rubick::cli {
 
-/// True when the command should work on the whole pipeline: several statements and no --stmt.
+/// True when the command should work on the whole pipeline: several statements, not a
+/// contraction with an epilogue, and no --stmt.
 bool wantsPipeline(const tc::Program& prog, const SearchOptions& search);
+
+/// A contraction with an epilogue (dse/Epilogue.h) when the program has that form and no --stmt
+/// picks one statement; null otherwise. Errors point into the program's file.
+std::shared_ptr<const dse::Epilogue>
+programEpilogue(const tc::Program& prog, const InputOptions& input, const SearchOptions& search);
+
+/// Puts `epilogue` (if any) on the options: it is built on the output's way to external memory,
+/// so it needs a memory system and no PIM target (Unsupported otherwise).
+void setEpilogue(dse::ExploreOptions& eo, std::shared_ptr<const dse::Epilogue> epilogue,
+                 const dse::PimSystem& pim);
 
 /// The attention form of the program and the pipeline options the search flags give.
 struct PipelineSetup {

@@ -172,7 +172,9 @@ int runVerify(const VerifyCli& o) {
   if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
     return verifyPipeline(prog, o.input, o.search, {sel, o.timing, vo});
   }
-  size_t stmt = pickStatement(prog, o.search.df.stmt);
+  // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
+  const std::shared_ptr<const dse::Epilogue> epilogue = programEpilogue(prog, o.input, o.search);
+  size_t stmt = epilogue ? epilogue->contraction : pickStatement(prog, o.search.df.stmt);
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
   SearchOptions search = o.search;
@@ -181,6 +183,7 @@ int runVerify(const VerifyCli& o) {
   std::string targetName;
   dse::PimSystem pim;
   dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName, &pim);
+  setEpilogue(eo, epilogue, pim);
   if (pim.enabled()) return verifyPimDesigns(o, prog, stmt, v, eo, pim, choice, vo);
   dse::checkSelection(choice);                     // before the search, which may be long
   if (vo.dram && !eo.constraints.memory.enabled()) // before the search

@@ -11,9 +11,10 @@ namespace rubick::verify {
 std::vector<uint64_t> trialBases(const arch::MemoryPlan& m, uint64_t seed, int64_t busBytes) {
   std::vector<uint64_t> bases;
   uint64_t at = 4096;
-  for (size_t t = 0; t < m.tensors.size(); ++t) {
-    const arch::TensorTransfer& x = m.tensors[t];
-    const uint64_t bytes = uint64_t(m.core.tensors[t].elementBits / 8);
+  const std::vector<arch::MovedTensor> moved = arch::movedTensors(m);
+  for (size_t t = 0; t < moved.size(); ++t) {
+    const arch::MovedTensor& x = moved[t];
+    const uint64_t bytes = uint64_t(x.bits / 8);
     uint64_t footprint = bytes;
     for (int64_t s : x.shape)
       footprint *= uint64_t(s);

@@ -50,10 +50,37 @@ Trial parseRun(const std::string& log, uint64_t seed) {
 
 namespace {
 
+// RUBICK_VERIFY_FAULT=epilogue: lane 0 of the epilogue reads its first operand one element
+// further on (or, without operands, flips its result's lowest bit).
+void injectEpilogueFault(std::vector<emit::File>& files) {
+  for (emit::File& f : files) {
+    const std::string suffix = "_epilogue.v";
+    if (f.path.size() < suffix.size() ||
+        f.path.compare(f.path.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    const std::string index = "assign op0_idx[31:0] = col_l0",
+                      row = "assign op0_idx[31:0] = row_l0";
+    size_t at = f.content.find(index);
+    if (at == std::string::npos) at = f.content.find(row);
+    if (at != std::string::npos) {
+      f.content.insert(at + index.size(), " + 32'd1");
+      return;
+    }
+    at = f.content.find("assign out_data[");
+    if (at == std::string::npos) return;
+    const size_t hi = at + std::string("assign out_data[").size();
+    const int bits = std::stoi(f.content.substr(hi, f.content.find(':', hi) - hi)) + 1;
+    const size_t end = f.content.find(';', at);
+    f.content.insert(end, " ^ " + std::to_string(bits) + "'d1");
+    return;
+  }
+}
+
 // RUBICK_VERIFY_FAULT=rtl breaks PE (0, 0) on purpose, so tests can check that verify catches
 // wrong hardware (docs/development.md).
 void injectFault(std::vector<emit::File>& files, const std::string& arraySuffix) {
   const char* fault = std::getenv("RUBICK_VERIFY_FAULT");
+  if (fault && std::string(fault) == "epilogue") injectEpilogueFault(files);
   if (!fault || std::string(fault) != "rtl" || arraySuffix.empty()) return;
   for (emit::File& f : files) {
     const std::string& p = f.path;

@@ -4,6 +4,7 @@
 // reference model's expected output from those inputs.
 
 #include "rubick/dataflow/StatementView.h"
+#include "rubick/dse/Epilogue.h"
 #include "rubick/frontend/Program.h"
 
 #include <cstdint>
@@ -16,5 +17,12 @@ namespace rubick::verify {
 /// the declared type; empty: the declared types).
 std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
                      uint64_t seed, const std::vector<int64_t>& elementBits);
+
+/// The stimulus of a contraction with an epilogue: random inputs of the whole program, every
+/// statement run by the reference model; the select numbers are the memory design's base
+/// registers (the output, the contraction's inputs, then the epilogue's operands).
+std::string epilogueStimulus(const tc::Program& prog, const dataflow::StatementView& v,
+                             const dse::Epilogue& e, uint64_t seed,
+                             const std::vector<int64_t>& elementBits);
 
 } // namespace rubick::verify

@@ -68,9 +68,9 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
       // Tensors in the harness's memory, moved by the design's own DMA; each trial places them
       // differently, and the prediction follows.
       d.harness = Harness::Memory;
-      auto plan = std::make_shared<const arch::MemoryPlan>(arch::makeMemoryPlan(
-          prog, v, pt.dataflow, pt.entries, eo.constraints.elementBits, pt.buffer, name));
       const arch::AxiOptions axi = arch::axiOptions(eo.constraints.memory);
+      auto plan = std::make_shared<const arch::MemoryPlan>(
+          arch::designMemoryPlan(prog, v, pt, eo, name, axi.busBytes));
       const dse::MemorySystem mem = eo.constraints.memory;
       const std::optional<arch::Dram> dram = o.dram;
       d.runArgs = [plan, axi, mem, dram](uint64_t seed) {
@@ -86,7 +86,8 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
     }
     d.pes = pt.dataflow.p * pt.dataflow.q;
     d.stimulus = [&](uint64_t seed) {
-      return stimulus(prog, stmt, v, seed, eo.constraints.elementBits);
+      return eo.epilogue ? epilogueStimulus(prog, v, *eo.epilogue, seed, eo.constraints.elementBits)
+                         : stimulus(prog, stmt, v, seed, eo.constraints.elementBits);
     };
     simulate(std::move(d), o, runtime, buildJobs, r);
   } catch (const Error& e) {
@@ -120,6 +121,9 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
   int64_t elements = 0;
   for (const dataflow::AccessView& a : v.accesses)
     elements += std::min(prog.tensors[a.tensor].elements(), kMaxSimulatedElements + 1);
+  if (eo.epilogue)
+    for (const dse::EpilogueOperand& op : eo.epilogue->operands)
+      elements += op.extent;
   if (elements > kMaxSimulatedElements)
     throw Unsupported(
         "verify", "the tensors hold " + std::to_string(elements) +

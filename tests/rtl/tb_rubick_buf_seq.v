@@ -1,6 +1,6 @@
 // Test top for rubick_buf_seq: one instance per configuration, each with its own ports. The
 // configurations are listed again in test_rubick_buf_seq.cpp (tensors in order, loops by their
-// position in the order, 0 outermost).
+// position in the order, 0 outermost). c10 .. c15 have late tensors (LATE).
 `default_nettype none
 
 module tb_rubick_buf_seq (
@@ -25,6 +25,8 @@ module tb_rubick_buf_seq (
   output wire [95:0] c0_st_addr,
   output wire [14:0] c0_st_rows,
   output wire [14:0] c0_st_cols,
+  output wire [95:0] c0_st_row0,
+  output wire [95:0] c0_st_col0,
   input  wire c1_rst,
   input  wire c1_start,
   output wire c1_busy,
@@ -45,6 +47,8 @@ module tb_rubick_buf_seq (
   output wire [119:0] c1_st_addr,
   output wire [8:0] c1_st_rows,
   output wire [8:0] c1_st_cols,
+  output wire [95:0] c1_st_row0,
+  output wire [95:0] c1_st_col0,
   input  wire c2_rst,
   input  wire c2_start,
   output wire c2_busy,
@@ -65,6 +69,8 @@ module tb_rubick_buf_seq (
   output wire [95:0] c2_st_addr,
   output wire [47:0] c2_st_rows,
   output wire [47:0] c2_st_cols,
+  output wire [95:0] c2_st_row0,
+  output wire [95:0] c2_st_col0,
   input  wire c3_rst,
   input  wire c3_start,
   output wire c3_busy,
@@ -85,6 +91,8 @@ module tb_rubick_buf_seq (
   output wire [191:0] c3_st_addr,
   output wire [11:0] c3_st_rows,
   output wire [11:0] c3_st_cols,
+  output wire [95:0] c3_st_row0,
+  output wire [95:0] c3_st_col0,
   input  wire c4_rst,
   input  wire c4_start,
   output wire c4_busy,
@@ -105,6 +113,8 @@ module tb_rubick_buf_seq (
   output wire [255:0] c4_st_addr,
   output wire [23:0] c4_st_rows,
   output wire [23:0] c4_st_cols,
+  output wire [127:0] c4_st_row0,
+  output wire [127:0] c4_st_col0,
   input  wire c5_rst,
   input  wire c5_start,
   output wire c5_busy,
@@ -125,6 +135,8 @@ module tb_rubick_buf_seq (
   output wire [15:0] c5_st_addr,
   output wire [1:0] c5_st_rows,
   output wire [1:0] c5_st_cols,
+  output wire [31:0] c5_st_row0,
+  output wire [31:0] c5_st_col0,
   input  wire c6_rst,
   input  wire c6_start,
   output wire c6_busy,
@@ -145,6 +157,8 @@ module tb_rubick_buf_seq (
   output wire [11:0] c6_st_addr,
   output wire [1:0] c6_st_rows,
   output wire [1:0] c6_st_cols,
+  output wire [31:0] c6_st_row0,
+  output wire [31:0] c6_st_col0,
   input  wire c7_rst,
   input  wire c7_start,
   output wire c7_busy,
@@ -165,6 +179,8 @@ module tb_rubick_buf_seq (
   output wire [127:0] c7_st_addr,
   output wire [15:0] c7_st_rows,
   output wire [15:0] c7_st_cols,
+  output wire [127:0] c7_st_row0,
+  output wire [127:0] c7_st_col0,
   input  wire c8_rst,
   input  wire c8_start,
   output wire c8_busy,
@@ -185,6 +201,8 @@ module tb_rubick_buf_seq (
   output wire [95:0] c8_st_addr,
   output wire [14:0] c8_st_rows,
   output wire [14:0] c8_st_cols,
+  output wire [95:0] c8_st_row0,
+  output wire [95:0] c8_st_col0,
   input  wire c9_rst,
   input  wire c9_start,
   output wire c9_busy,
@@ -204,7 +222,141 @@ module tb_rubick_buf_seq (
   input  wire [3:0] c9_st_done,
   output wire [127:0] c9_st_addr,
   output wire [15:0] c9_st_rows,
-  output wire [15:0] c9_st_cols
+  output wire [15:0] c9_st_cols,
+  output wire [127:0] c9_st_row0,
+  output wire [127:0] c9_st_col0,
+  input  wire c10_rst,
+  input  wire c10_start,
+  output wire c10_busy,
+  output wire c10_done,
+  input  wire [127:0] c10_base,
+  output wire c10_core_start,
+  input  wire c10_core_done,
+  input  wire c10_core_next,
+  output wire [3:0] c10_half,
+  output wire [3:0] c10_acc_zero,
+  output wire [3:0] c10_ld_start,
+  input  wire [3:0] c10_ld_done,
+  output wire [127:0] c10_ld_addr,
+  output wire [19:0] c10_ld_rows,
+  output wire [19:0] c10_ld_cols,
+  output wire [3:0] c10_st_start,
+  input  wire [3:0] c10_st_done,
+  output wire [127:0] c10_st_addr,
+  output wire [19:0] c10_st_rows,
+  output wire [19:0] c10_st_cols,
+  output wire [127:0] c10_st_row0,
+  output wire [127:0] c10_st_col0,
+  input  wire c11_rst,
+  input  wire c11_start,
+  output wire c11_busy,
+  output wire c11_done,
+  input  wire [159:0] c11_base,
+  output wire c11_core_start,
+  input  wire c11_core_done,
+  input  wire c11_core_next,
+  output wire [3:0] c11_half,
+  output wire [3:0] c11_acc_zero,
+  output wire [3:0] c11_ld_start,
+  input  wire [3:0] c11_ld_done,
+  output wire [159:0] c11_ld_addr,
+  output wire [11:0] c11_ld_rows,
+  output wire [11:0] c11_ld_cols,
+  output wire [3:0] c11_st_start,
+  input  wire [3:0] c11_st_done,
+  output wire [159:0] c11_st_addr,
+  output wire [11:0] c11_st_rows,
+  output wire [11:0] c11_st_cols,
+  output wire [127:0] c11_st_row0,
+  output wire [127:0] c11_st_col0,
+  input  wire c12_rst,
+  input  wire c12_start,
+  output wire c12_busy,
+  output wire c12_done,
+  input  wire [95:0] c12_base,
+  output wire c12_core_start,
+  input  wire c12_core_done,
+  input  wire c12_core_next,
+  output wire [3:0] c12_half,
+  output wire [3:0] c12_acc_zero,
+  output wire [3:0] c12_ld_start,
+  input  wire [3:0] c12_ld_done,
+  output wire [95:0] c12_ld_addr,
+  output wire [15:0] c12_ld_rows,
+  output wire [15:0] c12_ld_cols,
+  output wire [3:0] c12_st_start,
+  input  wire [3:0] c12_st_done,
+  output wire [95:0] c12_st_addr,
+  output wire [15:0] c12_st_rows,
+  output wire [15:0] c12_st_cols,
+  output wire [127:0] c12_st_row0,
+  output wire [127:0] c12_st_col0,
+  input  wire c13_rst,
+  input  wire c13_start,
+  output wire c13_busy,
+  output wire c13_done,
+  input  wire [127:0] c13_base,
+  output wire c13_core_start,
+  input  wire c13_core_done,
+  input  wire c13_core_next,
+  output wire [3:0] c13_half,
+  output wire [3:0] c13_acc_zero,
+  output wire [3:0] c13_ld_start,
+  input  wire [3:0] c13_ld_done,
+  output wire [127:0] c13_ld_addr,
+  output wire [19:0] c13_ld_rows,
+  output wire [19:0] c13_ld_cols,
+  output wire [3:0] c13_st_start,
+  input  wire [3:0] c13_st_done,
+  output wire [127:0] c13_st_addr,
+  output wire [19:0] c13_st_rows,
+  output wire [19:0] c13_st_cols,
+  output wire [127:0] c13_st_row0,
+  output wire [127:0] c13_st_col0,
+  input  wire c14_rst,
+  input  wire c14_start,
+  output wire c14_busy,
+  output wire c14_done,
+  input  wire [79:0] c14_base,
+  output wire c14_core_start,
+  input  wire c14_core_done,
+  input  wire c14_core_next,
+  output wire [4:0] c14_half,
+  output wire [4:0] c14_acc_zero,
+  output wire [4:0] c14_ld_start,
+  input  wire [4:0] c14_ld_done,
+  output wire [79:0] c14_ld_addr,
+  output wire [19:0] c14_ld_rows,
+  output wire [19:0] c14_ld_cols,
+  output wire [4:0] c14_st_start,
+  input  wire [4:0] c14_st_done,
+  output wire [79:0] c14_st_addr,
+  output wire [19:0] c14_st_rows,
+  output wire [19:0] c14_st_cols,
+  output wire [159:0] c14_st_row0,
+  output wire [159:0] c14_st_col0,
+  input  wire c15_rst,
+  input  wire c15_start,
+  output wire c15_busy,
+  output wire c15_done,
+  input  wire [159:0] c15_base,
+  output wire c15_core_start,
+  input  wire c15_core_done,
+  input  wire c15_core_next,
+  output wire [3:0] c15_half,
+  output wire [3:0] c15_acc_zero,
+  output wire [3:0] c15_ld_start,
+  input  wire [3:0] c15_ld_done,
+  output wire [159:0] c15_ld_addr,
+  output wire [11:0] c15_ld_rows,
+  output wire [11:0] c15_ld_cols,
+  output wire [3:0] c15_st_start,
+  input  wire [3:0] c15_st_done,
+  output wire [159:0] c15_st_addr,
+  output wire [11:0] c15_st_rows,
+  output wire [11:0] c15_st_cols,
+  output wire [127:0] c15_st_row0,
+  output wire [127:0] c15_st_col0
 );
 
   // c0: GEMM C[i,j] += A[i,k] * B[k,j], order (i, j, k): C stays on chip across k.
@@ -246,7 +398,9 @@ module tb_rubick_buf_seq (
     .st_done(c0_st_done),
     .st_addr(c0_st_addr),
     .st_rows(c0_st_rows),
-    .st_cols(c0_st_cols)
+    .st_cols(c0_st_cols),
+    .st_row0(c0_st_row0),
+    .st_col0(c0_st_col0)
   );
 
   // c1: GEMM, order (k, i, j): C's partial sums leave and come back (RED k), runs of one step.
@@ -288,7 +442,9 @@ module tb_rubick_buf_seq (
     .st_done(c1_st_done),
     .st_addr(c1_st_addr),
     .st_rows(c1_st_rows),
-    .st_cols(c1_st_cols)
+    .st_cols(c1_st_cols),
+    .st_row0(c1_st_row0),
+    .st_col0(c1_st_col0)
   );
 
   // c2: GEMV y[i] += A[i,k] * x[k], order (k, i): rank-1 x and y, y reloaded.
@@ -330,7 +486,9 @@ module tb_rubick_buf_seq (
     .st_done(c2_st_done),
     .st_addr(c2_st_addr),
     .st_rows(c2_st_rows),
-    .st_cols(c2_st_cols)
+    .st_cols(c2_st_cols),
+    .st_row0(c2_st_row0),
+    .st_col0(c2_st_col0)
   );
 
   // c3: one buffer tile (NL = 1, EXT = 1), tiles larger than the tensors.
@@ -372,7 +530,9 @@ module tb_rubick_buf_seq (
     .st_done(c3_st_done),
     .st_addr(c3_st_addr),
     .st_rows(c3_st_rows),
-    .st_cols(c3_st_cols)
+    .st_cols(c3_st_cols),
+    .st_row0(c3_st_row0),
+    .st_col0(c3_st_col0)
   );
 
   // c4: four loops (r, u, b, c), u of one tile; a resident bias, a revisited rank-1 output with
@@ -415,7 +575,9 @@ module tb_rubick_buf_seq (
     .st_done(c4_st_done),
     .st_addr(c4_st_addr),
     .st_rows(c4_st_rows),
-    .st_cols(c4_st_cols)
+    .st_cols(c4_st_cols),
+    .st_row0(c4_st_row0),
+    .st_col0(c4_st_col0)
   );
 
   // c5: outputs only: a rank-1 output over five tiles (phase -1 has no work).
@@ -457,7 +619,9 @@ module tb_rubick_buf_seq (
     .st_done(c5_st_done),
     .st_addr(c5_st_addr),
     .st_rows(c5_st_rows),
-    .st_cols(c5_st_cols)
+    .st_cols(c5_st_cols),
+    .st_row0(c5_st_row0),
+    .st_col0(c5_st_col0)
   );
 
   // c6: inputs only (phase N has no work), 12-bit addresses.
@@ -499,7 +663,9 @@ module tb_rubick_buf_seq (
     .st_done(c6_st_done),
     .st_addr(c6_st_addr),
     .st_rows(c6_st_rows),
-    .st_cols(c6_st_cols)
+    .st_cols(c6_st_cols),
+    .st_row0(c6_st_row0),
+    .st_col0(c6_st_col0)
   );
 
   // c7: two outputs, order (k, i, j): D[i] += A[i,k] (runs of three steps) and C[i,j] += A[i,k]
@@ -542,7 +708,9 @@ module tb_rubick_buf_seq (
     .st_done(c7_st_done),
     .st_addr(c7_st_addr),
     .st_rows(c7_st_rows),
-    .st_cols(c7_st_cols)
+    .st_cols(c7_st_cols),
+    .st_row0(c7_st_row0),
+    .st_col0(c7_st_col0)
   );
 
   // c8: c0 with chained core runs.
@@ -585,7 +753,9 @@ module tb_rubick_buf_seq (
     .st_done(c8_st_done),
     .st_addr(c8_st_addr),
     .st_rows(c8_st_rows),
-    .st_cols(c8_st_cols)
+    .st_cols(c8_st_cols),
+    .st_row0(c8_st_row0),
+    .st_col0(c8_st_col0)
   );
 
   // c9: c7 with chained core runs.
@@ -629,7 +799,284 @@ module tb_rubick_buf_seq (
     .st_done(c9_st_done),
     .st_addr(c9_st_addr),
     .st_rows(c9_st_rows),
-    .st_cols(c9_st_cols)
+    .st_cols(c9_st_cols),
+    .st_row0(c9_st_row0),
+    .st_col0(c9_st_col0)
+  );
+
+  // c10: GEMM C[i,j] = A[i,k] * B[k,j] + R[i,j], order (i, j, k): late R (C's DEP) loaded
+  //   once per (i, j), in the phase computing its first k, between A and B.
+  //   tensors: A, R, B, C
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(4),
+    .ADDR_W(32),
+    .DIM_W(5),
+    .EXT({32'd3, 32'd3, 32'd3}),
+    .OUT(4'b1000),
+    .DEP(12'b011110011101),
+    .RED(12'b000000000000),
+    .LATE(4'b0010),
+    .ROW_LOOP({32'd0, 32'd2, 32'd0, 32'd0}),
+    .COL_LOOP({32'd1, 32'd1, 32'd1, 32'd2}),
+    .ROWS({32'd4, 32'd4, 32'd4, 32'd4}),
+    .COLS({32'd3, 32'd3, 32'd3, 32'd4}),
+    .TROWS({32'd10, 32'd9, 32'd10, 32'd10}),
+    .TCOLS({32'd7, 32'd7, 32'd7, 32'd9}),
+    .EBYTES({32'd4, 32'd1, 32'd2, 32'd1})
+  ) u_c10 (
+    .clk(clk),
+    .rst(c10_rst),
+    .start(c10_start),
+    .busy(c10_busy),
+    .done(c10_done),
+    .base(c10_base),
+    .core_start(c10_core_start),
+    .core_done(c10_core_done),
+    .core_next(c10_core_next),
+    .half(c10_half),
+    .acc_zero(c10_acc_zero),
+    .ld_start(c10_ld_start),
+    .ld_done(c10_ld_done),
+    .ld_addr(c10_ld_addr),
+    .ld_rows(c10_ld_rows),
+    .ld_cols(c10_ld_cols),
+    .st_start(c10_st_start),
+    .st_done(c10_st_done),
+    .st_addr(c10_st_addr),
+    .st_rows(c10_st_rows),
+    .st_cols(c10_st_cols),
+    .st_row0(c10_st_row0),
+    .st_col0(c10_st_col0)
+  );
+
+  // c11: GEMM, order (k, i, j): C's partial sums reloaded (RED k), runs of one step; late R
+  //   (C's DEP) loaded every step, after C's reload (which waits for C's store).
+  //   tensors: C, R, A, B
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(4),
+    .ADDR_W(40),
+    .DIM_W(3),
+    .EXT({32'd2, 32'd3, 32'd2}),
+    .OUT(4'b0001),
+    .DEP(12'b101011110110),
+    .RED(12'b000000000001),
+    .LATE(4'b0010),
+    .ROW_LOOP({32'd0, 32'd1, 32'd1, 32'd1}),
+    .COL_LOOP({32'd2, 32'd0, 32'd2, 32'd2}),
+    .ROWS({32'd4, 32'd4, 32'd4, 32'd4}),
+    .COLS({32'd3, 32'd4, 32'd3, 32'd3}),
+    .TROWS({32'd7, 32'd10, 32'd10, 32'd10}),
+    .TCOLS({32'd5, 32'd7, 32'd5, 32'd5}),
+    .EBYTES({32'd1, 32'd1, 32'd1, 32'd4})
+  ) u_c11 (
+    .clk(clk),
+    .rst(c11_rst),
+    .start(c11_start),
+    .busy(c11_busy),
+    .done(c11_done),
+    .base(c11_base),
+    .core_start(c11_core_start),
+    .core_done(c11_core_done),
+    .core_next(c11_core_next),
+    .half(c11_half),
+    .acc_zero(c11_acc_zero),
+    .ld_start(c11_ld_start),
+    .ld_done(c11_ld_done),
+    .ld_addr(c11_ld_addr),
+    .ld_rows(c11_ld_rows),
+    .ld_cols(c11_ld_cols),
+    .st_start(c11_st_start),
+    .st_done(c11_st_done),
+    .st_addr(c11_st_addr),
+    .st_rows(c11_st_rows),
+    .st_cols(c11_st_cols),
+    .st_row0(c11_st_row0),
+    .st_col0(c11_st_col0)
+  );
+
+  // c12: GEMM with K in one tile, order (i, j): C stored every step; late R the last tensor.
+  //   tensors: A, B, C, R
+  rubick_buf_seq #(
+    .NL(2),
+    .NT(4),
+    .ADDR_W(24),
+    .DIM_W(4),
+    .EXT({32'd3, 32'd2}),
+    .OUT(4'b0100),
+    .DEP(8'b11111001),
+    .RED(8'b00000000),
+    .LATE(4'b1000),
+    .ROW_LOOP({32'd0, 32'd0, 32'hffffffff, 32'd0}),
+    .COL_LOOP({32'd1, 32'd1, 32'd1, 32'hffffffff}),
+    .ROWS({32'd4, 32'd4, 32'd6, 32'd4}),
+    .COLS({32'd3, 32'd3, 32'd3, 32'd6}),
+    .TROWS({32'd7, 32'd7, 32'd6, 32'd7}),
+    .TCOLS({32'd8, 32'd8, 32'd8, 32'd6}),
+    .EBYTES({32'd2, 32'd4, 32'd1, 32'd1})
+  ) u_c12 (
+    .clk(clk),
+    .rst(c12_rst),
+    .start(c12_start),
+    .busy(c12_busy),
+    .done(c12_done),
+    .base(c12_base),
+    .core_start(c12_core_start),
+    .core_done(c12_core_done),
+    .core_next(c12_core_next),
+    .half(c12_half),
+    .acc_zero(c12_acc_zero),
+    .ld_start(c12_ld_start),
+    .ld_done(c12_ld_done),
+    .ld_addr(c12_ld_addr),
+    .ld_rows(c12_ld_rows),
+    .ld_cols(c12_ld_cols),
+    .st_start(c12_st_start),
+    .st_done(c12_st_done),
+    .st_addr(c12_st_addr),
+    .st_rows(c12_st_rows),
+    .st_cols(c12_st_cols),
+    .st_row0(c12_st_row0),
+    .st_col0(c12_st_col0)
+  );
+
+  // c13: c10 with chained core runs.
+  //   tensors: A, R, B, C
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(4),
+    .ADDR_W(32),
+    .DIM_W(5),
+    .EXT({32'd3, 32'd3, 32'd3}),
+    .OUT(4'b1000),
+    .DEP(12'b011110011101),
+    .RED(12'b000000000000),
+    .LATE(4'b0010),
+    .ROW_LOOP({32'd0, 32'd2, 32'd0, 32'd0}),
+    .COL_LOOP({32'd1, 32'd1, 32'd1, 32'd2}),
+    .ROWS({32'd4, 32'd4, 32'd4, 32'd4}),
+    .COLS({32'd3, 32'd3, 32'd3, 32'd4}),
+    .TROWS({32'd10, 32'd9, 32'd10, 32'd10}),
+    .TCOLS({32'd7, 32'd7, 32'd7, 32'd9}),
+    .EBYTES({32'd4, 32'd1, 32'd2, 32'd1}),
+    .CHAIN(1)
+  ) u_c13 (
+    .clk(clk),
+    .rst(c13_rst),
+    .start(c13_start),
+    .busy(c13_busy),
+    .done(c13_done),
+    .base(c13_base),
+    .core_start(c13_core_start),
+    .core_done(c13_core_done),
+    .core_next(c13_core_next),
+    .half(c13_half),
+    .acc_zero(c13_acc_zero),
+    .ld_start(c13_ld_start),
+    .ld_done(c13_ld_done),
+    .ld_addr(c13_ld_addr),
+    .ld_rows(c13_ld_rows),
+    .ld_cols(c13_ld_cols),
+    .st_start(c13_st_start),
+    .st_done(c13_st_done),
+    .st_addr(c13_st_addr),
+    .st_rows(c13_st_rows),
+    .st_cols(c13_st_cols),
+    .st_row0(c13_st_row0),
+    .st_col0(c13_st_col0)
+  );
+
+  // c14: GEMV y[i] = A[i,k] * x[k] + r[i] + q[i], order (i, k): two rank-1 late tensors (y's
+  //   DEP), the first and the last, y kept across k.
+  //   tensors: r, A, x, y, q
+  rubick_buf_seq #(
+    .NL(2),
+    .NT(5),
+    .ADDR_W(16),
+    .DIM_W(4),
+    .EXT({32'd2, 32'd3}),
+    .OUT(5'b01000),
+    .DEP(10'b0101101101),
+    .RED(10'b0000000000),
+    .LATE(5'b10001),
+    .ROW_LOOP({32'hffffffff, 32'hffffffff, 32'hffffffff, 32'd0, 32'hffffffff}),
+    .COL_LOOP({32'd0, 32'd0, 32'd1, 32'd1, 32'd0}),
+    .ROWS({32'd1, 32'd1, 32'd1, 32'd4, 32'd1}),
+    .COLS({32'd4, 32'd4, 32'd5, 32'd5, 32'd4}),
+    .TROWS({32'd1, 32'd1, 32'd1, 32'd11, 32'd1}),
+    .TCOLS({32'd11, 32'd11, 32'd9, 32'd9, 32'd11}),
+    .EBYTES({32'd1, 32'd4, 32'd1, 32'd1, 32'd2})
+  ) u_c14 (
+    .clk(clk),
+    .rst(c14_rst),
+    .start(c14_start),
+    .busy(c14_busy),
+    .done(c14_done),
+    .base(c14_base),
+    .core_start(c14_core_start),
+    .core_done(c14_core_done),
+    .core_next(c14_core_next),
+    .half(c14_half),
+    .acc_zero(c14_acc_zero),
+    .ld_start(c14_ld_start),
+    .ld_done(c14_ld_done),
+    .ld_addr(c14_ld_addr),
+    .ld_rows(c14_ld_rows),
+    .ld_cols(c14_ld_cols),
+    .st_start(c14_st_start),
+    .st_done(c14_st_done),
+    .st_addr(c14_st_addr),
+    .st_rows(c14_st_rows),
+    .st_cols(c14_st_cols),
+    .st_row0(c14_st_row0),
+    .st_col0(c14_st_col0)
+  );
+
+  // c15: c11 with chained core runs.
+  //   tensors: C, R, A, B
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(4),
+    .ADDR_W(40),
+    .DIM_W(3),
+    .EXT({32'd2, 32'd3, 32'd2}),
+    .OUT(4'b0001),
+    .DEP(12'b101011110110),
+    .RED(12'b000000000001),
+    .LATE(4'b0010),
+    .ROW_LOOP({32'd0, 32'd1, 32'd1, 32'd1}),
+    .COL_LOOP({32'd2, 32'd0, 32'd2, 32'd2}),
+    .ROWS({32'd4, 32'd4, 32'd4, 32'd4}),
+    .COLS({32'd3, 32'd4, 32'd3, 32'd3}),
+    .TROWS({32'd7, 32'd10, 32'd10, 32'd10}),
+    .TCOLS({32'd5, 32'd7, 32'd5, 32'd5}),
+    .EBYTES({32'd1, 32'd1, 32'd1, 32'd4}),
+    .CHAIN(1)
+  ) u_c15 (
+    .clk(clk),
+    .rst(c15_rst),
+    .start(c15_start),
+    .busy(c15_busy),
+    .done(c15_done),
+    .base(c15_base),
+    .core_start(c15_core_start),
+    .core_done(c15_core_done),
+    .core_next(c15_core_next),
+    .half(c15_half),
+    .acc_zero(c15_acc_zero),
+    .ld_start(c15_ld_start),
+    .ld_done(c15_ld_done),
+    .ld_addr(c15_ld_addr),
+    .ld_rows(c15_ld_rows),
+    .ld_cols(c15_ld_cols),
+    .st_start(c15_st_start),
+    .st_done(c15_st_done),
+    .st_addr(c15_st_addr),
+    .st_rows(c15_st_rows),
+    .st_cols(c15_st_cols),
+    .st_row0(c15_st_row0),
+    .st_col0(c15_st_col0)
   );
 
 endmodule

@@ -3,10 +3,11 @@
 # With RUBICK_VERIFY_FAULT=rtl (PE (0, 0) of the first array never computes), `RUBICK verify
 # PROGRAM FLAGS` must exit 1, print a line starting "mismatch MISMATCH" (such as C[0][0]), and
 # leave the waveform it names. RUNTIMEDIR: verify's --runtime-dir (empty: the default).
+# RUBICK_FAULT=epilogue breaks the epilogue's lane 0 instead (src/verify/Simulate.cpp).
 set -u
 rubick=$1 work=$2 runtime=$3 mismatch=$4 program=$5
 shift 5
-out=$(RUBICK_VERIFY_FAULT=rtl "$rubick" verify "$program" "$@" --work "$work" \
+out=$(RUBICK_VERIFY_FAULT=${RUBICK_FAULT:-rtl} "$rubick" verify "$program" "$@" --work "$work" \
   ${runtime:+--runtime-dir "$runtime"} --quiet)
 rc=$?
 echo "$out"

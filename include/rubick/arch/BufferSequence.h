@@ -18,6 +18,11 @@ struct SequencedTensor {
   int64_t rows = 1, cols = 1;     // tile
   int64_t trows = 1, tcols = 1;   // tensor
   int64_t ebytes = 1;
+  // A late input (the sequencer's LATE): an epilogue operand of an output's shape, with the
+  // output's dep. Its tile of step s is loaded in phase s (not s-1), with step s's geometry, into
+  // the half that is current then (half bit t, not its complement): its reader, started with the
+  // output's store in phase s' + 1 (s' the run's last step), finds it in the other half.
+  bool late = false;
   bool loads() const; // an input, or an output whose partial sums come back (some red)
 };
 
@@ -59,7 +64,8 @@ struct SeqTimeline {
 
 /// What one phase does, before any timing: the core's run of tile `step` (phases 0 .. N-1),
 /// the stores of the tile before one after the other (the write channel) and the loads of the
-/// tile after one after the other (the read channel), events without start and done.
+/// tile after one after the other (the read channel; late tensors' loads are of tile `step`
+/// itself, in ascending tensor order among the others), events without start and done.
 struct SeqWork {
   bool core = false;
   int64_t step = 0; // the phase: -1 .. N

@@ -10,8 +10,11 @@
 
 #include "rubick/arch/DmaMap.h"
 #include "rubick/arch/Plan.h"
+#include "rubick/dse/Epilogue.h"
+#include "rubick/dse/Explore.h"
 #include "rubick/dse/Memory.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +34,28 @@ struct TensorTransfer {
   bool reload = false;         // an output with some `revisits` position
 };
 
+/// An epilogue operand (dse/Epilogue.h). A vector is loaded whole, once, before the first
+/// buffer tile, into a register file (rtl_templates/rubick_vec_reg.v) that the epilogue reads.
+/// A full operand (the output's shape) moves a tile at a time into banks laid out as the
+/// output's (its DMA map, bank count and depth), loaded while the core computes that tile and
+/// read beside the output's tile when it is stored.
+struct OperandTransfer {
+  dse::EpilogueOperand operand;
+  int64_t lanes = 1; // elements per write group of its load
+  DmaMap dma;        // a full operand's: the output's
+  int64_t banks = 0, depth = 0, addressBits = 0;
+};
+
+/// A tensor as it lies in external memory and moves over the bus: the statement's (write
+/// first), then the epilogue's operands; `bits` is the width in memory (an output's after its
+/// epilogue).
+struct MovedTensor {
+  std::string name;
+  bool output = false;
+  int64_t bits = 0;
+  std::vector<int64_t> shape;
+};
+
 struct MemoryPlan {
   dataflow::Dataflow dataflow;         // the design's dataflow on one buffer tile
   Plan core;                           // the array and banks for one buffer tile
@@ -42,7 +67,27 @@ struct MemoryPlan {
   /// also copies the queries, the last one normalises). Empty: every tile takes
   /// core.schedule.latency + 1 (coreCycles below).
   std::vector<int64_t> stepCycles;
+  /// The contraction's epilogue, applied to the output between its banks and the memory (the
+  /// output's memory width is then the epilogue's), and its operands; null: none.
+  std::shared_ptr<const dse::Epilogue> epilogue;
+  int64_t epilogueBits = 0; // the output's bits in memory with an epilogue
+  std::vector<OperandTransfer> operands;
 };
+
+/// The plan of explored design `pt` (its dataflow, entries and buffer tiling) with `o`'s
+/// element widths and epilogue, for a bus of `busBytes` bytes.
+MemoryPlan designMemoryPlan(const tc::Program& prog, const dataflow::StatementView& v,
+                            const dse::DesignPoint& pt, const dse::ExploreOptions& o,
+                            const std::string& name, int64_t busBytes);
+
+/// Every tensor the DMA moves, in base-register order (the statement's, then the operands).
+std::vector<MovedTensor> movedTensors(const MemoryPlan& m);
+
+/// Puts epilogue `e` of `prog` on `m`'s output for a bus of `busBytes` bytes. Throws
+/// Unsupported for what the DMA engines cannot move (widths other than 8, 16 and 32 bits) and
+/// for a contraction stored at another width than its type.
+void addEpilogue(MemoryPlan& m, const tc::Program& prog, std::shared_ptr<const dse::Epilogue> e,
+                 int64_t busBytes);
 
 /// The core's cycles from start pulse to done pulse on buffer tile `step` (to its next pulse
 /// when its runs chain).

@@ -27,10 +27,12 @@
 #include "rubick/dataflow/Enumerate.h"
 #include "rubick/dse/CostModel.h"
 #include "rubick/dse/DesignId.h"
+#include "rubick/dse/Epilogue.h"
 #include "rubick/dse/Memory.h"
 #include "rubick/ir/AccessEntry.h"
 
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -96,6 +98,8 @@ struct ExploreOptions {
   /// Called for every design (before Pareto marking, so `pareto` is false) in search order,
   /// one call at a time, from any of the worker threads.
   std::function<void(const DesignPoint&)> onDesign;
+  /// The statement's epilogue (dse/Epilogue.h), built on the output's way to memory; null: none.
+  std::shared_ptr<const Epilogue> epilogue;
 };
 
 struct ExploreResult {

@@ -62,6 +62,18 @@ struct MemorySystem {
   // rowCycles more (its first row's activate is part of `latency`). 0: no rows to open.
   int64_t rowBytes = 0;
   int64_t rowCycles = 0;
+  // A contraction's epilogue (dse/Epilogue.h) on the output's way out: the output moves at
+  // `outputBytes` per element (0: its banks' width), and its partial sums never leave the chip
+  // (no order puts a loop that does not index it outside one that does).
+  int64_t outputBytes = 0;
+  bool outputsFinal = false;
+  // ... and its operands load once before the first tile: their cycles and bytes, the same
+  // for every design (dse::epiloguePrologue).
+  int64_t prologueCycles = 0, prologueBytes = 0;
+  int64_t prologueBufferBytes = 0; // the operands' registers: on chip, in the buffer budget
+  // Full operands (a residual) move with the output's tiles: their bytes per element, counted
+  // in the output's banks and in its transfers (outputBytes includes them).
+  int64_t outputOperandBytes = 0;
   bool enabled() const { return bytesPerCycle > 0; }
   friend bool operator==(const MemorySystem&, const MemorySystem&) = default;
 };
@@ -78,9 +90,11 @@ struct BufferTiling {
 
 /// Per access (write first): what the model needs of its array-level layout in the banks.
 struct BankUse {
-  int64_t ports = 0;     // banks
-  int64_t span = 1;      // bank words per array tile: the port-time span (1 for held values)
-  int64_t bytes = 1;     // bytes per element in the banks
+  int64_t ports = 0;       // banks
+  int64_t span = 1;        // bank words per array tile: the port-time span (1 for held values)
+  int64_t bytes = 1;       // bytes per element in the banks
+  int64_t memoryBytes = 0; // bytes per element in memory when not `bytes` (after an epilogue)
+  int64_t movedBytes() const { return memoryBytes > 0 ? memoryBytes : bytes; }
   std::vector<int> grow; // loops whose array tiles in a buffer tile multiply the bank depth
   // The DMA engine's write groups: `lanes` elements of a tile row (or, with rowLanes, of a
   // tile column) enter the banks per cycle; 0: no limit but the bus.

@@ -1,0 +1,357 @@
+#include "rubick/dse/Epilogue.h"
+
+#include "rubick/ref/Fixed.h"
+#include "rubick/ref/Interpreter.h"
+#include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rubick::dse {
+
+using Op = EpilogueOp;
+using Kind = EpilogueOp::Kind;
+
+bool hasEpilogueForm(const tc::Program& prog) {
+  if (prog.statements.size() < 2) return false;
+  for (size_t s = 1; s < prog.statements.size(); ++s) {
+    const tc::Statement& st = prog.statements[s];
+    if (st.op != tc::AssignOp::Assign) return false;
+    for (const tc::Loop& l : st.loops)
+      if (l.reduction) return false;
+  }
+  return true;
+}
+
+namespace {
+
+class Recogniser {
+public:
+  Recogniser(const tc::Program& p, std::shared_ptr<const SourceFile> f)
+      : prog_(p), file_(std::move(f)) {}
+
+  Epilogue run() {
+    Epilogue e;
+    const tc::Statement& c = prog_.statements[0];
+    e.contraction = 0;
+    e.accumulator = c.write.tensor;
+    if (c.readsOutput())
+      fail(c.loc, "an epilogue's contraction starts its result afresh ('+=!', '=', ...); '" +
+                      std::string(tc::toString(c.op)) + "' would add to a local never written");
+    if (tensor(c.write).role != tc::TensorRole::Local)
+      fail(c.write.loc,
+           "an epilogue takes the contraction's result on its way out: " + tensor(c.write).name +
+               " must be a local (not listed as an output), read only by the "
+               "statements after it");
+    // The output's dimensions, each a loop of the contraction.
+    dims_ = c.write.indices.size();
+    for (size_t d = 0; d < dims_; ++d)
+      if (singleLoop(c.write.indices[d]) < 0)
+        fail(c.write.loc, "an epilogue needs the contraction to write " + tensor(c.write).name +
+                              " at plain loop indices, such as H(i,j)");
+    shape_ = tensor(c.write).shape;
+    values_[e.accumulator] =
+        Op{Kind::Wrap, tc::bitWidth(tensor(c.write).type), {Op{Kind::Acc, 0, {}}}};
+    for (size_t s = 1; s < prog_.statements.size(); ++s) {
+      const tc::Statement& st = prog_.statements[s];
+      e.statements.push_back(s);
+      loopDim_ = dimsOfWrite(st);
+      const int bits = tc::bitWidth(tensor(st.write).type);
+      bits_ = bits;
+      Op v = value(st, st.rhs, e);
+      if (values_.count(st.write.tensor))
+        fail(st.write.loc, tensor(st.write).name + " is written twice; an epilogue writes each "
+                                                   "tensor once");
+      values_[st.write.tensor] = Op{Kind::Wrap, bits, {std::move(v)}};
+      const bool last = s + 1 == prog_.statements.size();
+      const tc::TensorRole role = tensor(st.write).role;
+      if (!last && role != tc::TensorRole::Local)
+        fail(st.write.loc, "only the last statement of an epilogue writes an output; " +
+                               tensor(st.write).name + " is written before it");
+      if (last && role != tc::TensorRole::Output)
+        fail(st.write.loc, "the last statement of an epilogue writes the program's output");
+      if (last) {
+        e.output = st.write.tensor;
+        e.outputName = tensor(st.write).name;
+        e.outputBits = bits;
+        e.expr = values_[st.write.tensor];
+      }
+    }
+    int outputs = 0;
+    for (const tc::Tensor& t : prog_.tensors)
+      outputs += t.role == tc::TensorRole::Output;
+    if (outputs != 1)
+      fail(prog_.statements.back().loc, "an epilogue's program has one output; '" + prog_.name +
+                                            "' has " + std::to_string(outputs));
+    return e;
+  }
+
+private:
+  const tc::Program& prog_;
+  std::shared_ptr<const SourceFile> file_;
+  size_t dims_ = 0;
+  std::vector<int64_t> shape_;
+  std::vector<int> loopDim_; // per loop of the current statement: the output dimension
+  int bits_ = 32;            // the current statement's written width
+  std::map<int, Op> values_; // per tensor written so far: its value
+
+  const tc::Tensor& tensor(const tc::Access& a) const {
+    return prog_.tensors[static_cast<size_t>(a.tensor)];
+  }
+
+  [[noreturn]] void fail(const SourceLoc& loc, const std::string& what, bool notYet = false) const {
+    const std::string msg = what;
+    if (notYet) {
+      if (!file_) throw Unsupported(prog_.name, msg);
+      throw Unsupported(file_, Diagnostic{loc, 1, msg, {}});
+    }
+    if (!file_) throw Error(prog_.name, msg);
+    throw Error(file_, Diagnostic{loc, 1, msg, {}});
+  }
+
+  // The loop an index is (coefficient 1, no constant), or -1.
+  static int singleLoop(const tc::AffineIndex& x) {
+    int loop = -1;
+    for (size_t l = 0; l < x.coeffs.size(); ++l) {
+      if (x.coeffs[l] == 0) continue;
+      if (x.coeffs[l] != 1 || loop >= 0) return -1;
+      loop = static_cast<int>(l);
+    }
+    return x.constant == 0 ? loop : -1;
+  }
+
+  // Per loop of `st`, the output dimension its write puts it at.
+  std::vector<int> dimsOfWrite(const tc::Statement& st) const {
+    const tc::Access& w = st.write;
+    if (w.indices.size() != dims_ || tensor(w).shape != shape_)
+      fail(w.loc, "an epilogue statement writes a tensor of the contraction's shape at plain "
+                  "loop indices, such as Y(i,j)");
+    std::vector<int> dim(st.loops.size(), -1);
+    for (size_t d = 0; d < dims_; ++d) {
+      const int l = singleLoop(w.indices[d]);
+      if (l < 0 || dim[static_cast<size_t>(l)] >= 0)
+        fail(w.loc, "an epilogue statement writes a tensor of the contraction's shape at plain "
+                    "loop indices, such as Y(i,j)");
+      dim[static_cast<size_t>(l)] = static_cast<int>(d);
+    }
+    return dim;
+  }
+
+  Op read(const tc::Statement& st, const tc::Access& a, Epilogue& e) {
+    auto it = values_.find(a.tensor);
+    if (it != values_.end()) {
+      // An earlier value: at exactly the element being written.
+      for (size_t d = 0; d < a.indices.size(); ++d) {
+        const int l = singleLoop(a.indices[d]);
+        if (l < 0 || loopDim_[static_cast<size_t>(l)] != static_cast<int>(d))
+          fail(a.loc, "an epilogue reads " + tensor(a).name +
+                          " at the element it writes (the same indices in the same places)");
+      }
+      return it->second;
+    }
+    const tc::Tensor& t = tensor(a);
+    if (t.role != tc::TensorRole::Input)
+      fail(a.loc, "an epilogue reads the contraction's result, earlier epilogue values and "
+                  "inputs; " +
+                      t.name + " is none of them");
+    if (a.indices.size() == dims_ && dims_ > 1) {
+      // A tensor of the output's shape read at the element written (a residual): it moves
+      // through banks of its own, a tile at a time.
+      bool loops = true, identity = true;
+      for (size_t d = 0; d < dims_; ++d) {
+        const int l = singleLoop(a.indices[d]);
+        loops &= l >= 0;
+        identity &= l >= 0 && loopDim_[static_cast<size_t>(l)] == static_cast<int>(d);
+      }
+      if (loops && !identity)
+        fail(a.loc, "an epilogue reads a tensor of the output's shape at the element it writes "
+                    "(the same indices in the same places), such as R(i,j)");
+      if (!loops)
+        fail(a.loc,
+             "an epilogue reads inputs of one dimension along a dimension of the output (such "
+             "as b(j)) or of the output's shape at the element written (such as R(i,j)); " +
+                 a.text + " is neither",
+             true);
+      if (t.shape != shape_)
+        fail(a.loc, t.name + " is read at every element of the output, so it needs the output's "
+                             "shape");
+      for (size_t k = 0; k < e.operands.size(); ++k)
+        if (e.operands[k].tensor == a.tensor) return Op{Kind::Operand, static_cast<int64_t>(k), {}};
+      EpilogueOperand op;
+      op.tensor = a.tensor;
+      op.name = t.name;
+      op.dim = -1;
+      op.shape = t.shape;
+      op.extent = t.elements();
+      op.bits = tc::bitWidth(t.type);
+      e.operands.push_back(op);
+      return Op{Kind::Operand, static_cast<int64_t>(e.operands.size() - 1), {}};
+    }
+    if (a.indices.size() != 1)
+      fail(a.loc,
+           "an epilogue reads inputs of one dimension along a dimension of the output (a bias or "
+           "scale per row or column, such as b(j)) or of the output's shape at the element "
+           "written (such as R(i,j)); " +
+               a.text + " is neither",
+           true);
+    const int l = singleLoop(a.indices[0]);
+    if (l < 0)
+      fail(a.loc, "an epilogue reads an operand at a loop index of the output, such as b(j)");
+    const int dim = loopDim_[static_cast<size_t>(l)];
+    if (t.shape[0] != shape_[static_cast<size_t>(dim)])
+      fail(a.loc, t.name + " has " + std::to_string(t.shape[0]) +
+                      " elements; as an operand along that dimension it needs exactly " +
+                      std::to_string(shape_[static_cast<size_t>(dim)]));
+    for (size_t k = 0; k < e.operands.size(); ++k)
+      if (e.operands[k].tensor == a.tensor) {
+        if (e.operands[k].dim != dim)
+          fail(a.loc, t.name + " is read along two dimensions of the output");
+        return Op{Kind::Operand, static_cast<int64_t>(k), {}};
+      }
+    e.operands.push_back({a.tensor, t.name, dim, t.shape[0], tc::bitWidth(t.type), t.shape});
+    (void)st;
+    return Op{Kind::Operand, static_cast<int64_t>(e.operands.size() - 1), {}};
+  }
+
+  Op value(const tc::Statement& st, const tc::Value& v, Epilogue& e) {
+    auto args = [&]() {
+      std::vector<Op> a;
+      for (const tc::Value& x : v.args)
+        a.push_back(value(st, x, e));
+      return a;
+    };
+    switch (v.kind) {
+    case tc::Value::Kind::Int:
+      return Op{Kind::Const, v.intValue, {}};
+    case tc::Value::Kind::Read:
+      return read(st, st.reads[static_cast<size_t>(v.ref)], e);
+    case tc::Value::Kind::Neg:
+      return Op{Kind::Neg, 0, args()};
+    case tc::Value::Kind::Add:
+      return Op{Kind::Add, 0, args()};
+    case tc::Value::Kind::Sub:
+      return Op{Kind::Sub, 0, args()};
+    case tc::Value::Kind::Mul:
+      return Op{Kind::Mul, 0, args()};
+    case tc::Value::Kind::Call:
+      if (v.func == "max") return Op{Kind::Max, 0, args()};
+      if (v.func == "min") return Op{Kind::Min, 0, args()};
+      if (v.func == "abs") return Op{Kind::Abs, 0, args()};
+      if (v.func == "requant") {
+        std::vector<Op> a = args();
+        return Op{Kind::Requant, bits_, std::move(a)};
+      }
+      fail(v.loc,
+           "an epilogue is built from + - * unary minus, max, min, abs and requant; '" + v.func +
+               "' is not built in one yet",
+           true);
+    case tc::Value::Kind::Div:
+      fail(v.loc,
+           "an epilogue is built from + - * unary minus, max, min, abs and requant; '/' "
+           "is not built in one yet",
+           true);
+    case tc::Value::Kind::Float:
+      fail(v.loc, "an epilogue computes on integers; a floating-point constant has no hardware");
+    case tc::Value::Kind::Index:
+      fail(v.loc, "an epilogue does not use loop indices as values yet", true);
+    }
+    fail(v.loc, "internal: unknown value");
+  }
+};
+
+} // namespace
+
+Epilogue recogniseEpilogue(const tc::Program& prog, std::shared_ptr<const SourceFile> file) {
+  if (!hasEpilogueForm(prog))
+    throw std::logic_error("recogniseEpilogue: not a contraction with elementwise statements");
+  return Recogniser(prog, std::move(file)).run();
+}
+
+int64_t evaluateEpilogue(const EpilogueOp& e, int64_t acc, const std::vector<int64_t>& operands) {
+  auto arg = [&](size_t i) { return evaluateEpilogue(e.args[i], acc, operands); };
+  switch (e.kind) {
+  case Kind::Acc:
+    return acc;
+  case Kind::Operand:
+    return operands.at(static_cast<size_t>(e.value));
+  case Kind::Const:
+    return e.value;
+  case Kind::Neg:
+    return static_cast<int64_t>(0 - static_cast<uint64_t>(arg(0)));
+  case Kind::Add:
+    return static_cast<int64_t>(static_cast<uint64_t>(arg(0)) + static_cast<uint64_t>(arg(1)));
+  case Kind::Sub:
+    return static_cast<int64_t>(static_cast<uint64_t>(arg(0)) - static_cast<uint64_t>(arg(1)));
+  case Kind::Mul:
+    return static_cast<int64_t>(static_cast<uint64_t>(arg(0)) * static_cast<uint64_t>(arg(1)));
+  case Kind::Max:
+    return std::max(arg(0), arg(1));
+  case Kind::Min:
+    return std::min(arg(0), arg(1));
+  case Kind::Abs: {
+    const int64_t x = arg(0);
+    return x < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x;
+  }
+  case Kind::Requant:
+    return ref::requantise(arg(0), arg(1), arg(2), static_cast<int>(e.value));
+  case Kind::Wrap:
+    return ref::wrap(arg(0), static_cast<int>(e.value));
+  }
+  throw std::logic_error("evaluateEpilogue: unknown node");
+}
+
+MemorySystem withEpilogue(MemorySystem memory, const Epilogue& e) {
+  memory.outputBytes = e.outputBits / 8;
+  memory.outputsFinal = true;
+  memory.prologueCycles = memory.prologueBytes = memory.prologueBufferBytes = 0;
+  const int64_t bus = std::max<int64_t>(1, memory.bytesPerCycle);
+  memory.outputOperandBytes = 0;
+  for (const EpilogueOperand& op : e.operands) {
+    if (op.full()) {
+      // Moved a tile at a time beside the output: charged to its transfers and banks (the
+      // model's approximation: the hardware loads it on the read channel the phase before).
+      memory.outputOperandBytes += op.bits / 8;
+      memory.outputBytes += op.bits / 8;
+      continue;
+    }
+    const int64_t bytes = op.extent * (op.bits / 8), beats = (bytes + bus - 1) / bus;
+    memory.prologueCycles += memory.latency + kLoadOverhead + beats;
+    memory.prologueBytes += beats * bus;
+    memory.prologueBufferBytes += bytes;
+  }
+  return memory;
+}
+
+std::string toString(const EpilogueOp& e, const Epilogue& ep) {
+  auto arg = [&](size_t i) { return toString(e.args[i], ep); };
+  switch (e.kind) {
+  case Kind::Acc:
+    return "acc";
+  case Kind::Operand:
+    return ep.operands.at(static_cast<size_t>(e.value)).name;
+  case Kind::Const:
+    return std::to_string(e.value);
+  case Kind::Neg:
+    return "-(" + arg(0) + ")";
+  case Kind::Add:
+    return "(" + arg(0) + " + " + arg(1) + ")";
+  case Kind::Sub:
+    return "(" + arg(0) + " - " + arg(1) + ")";
+  case Kind::Mul:
+    return "(" + arg(0) + " * " + arg(1) + ")";
+  case Kind::Max:
+    return "max(" + arg(0) + ", " + arg(1) + ")";
+  case Kind::Min:
+    return "min(" + arg(0) + ", " + arg(1) + ")";
+  case Kind::Abs:
+    return "abs(" + arg(0) + ")";
+  case Kind::Requant:
+    return "requant" + std::to_string(e.value) + "(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
+  case Kind::Wrap:
+    return "wrap" + std::to_string(e.value) + "(" + arg(0) + ")";
+  }
+  return "?";
+}
+
+} // namespace rubick::dse
