@@ -13,6 +13,100 @@ namespace rubick::dse {
 using Op = EpilogueOp;
 using Kind = EpilogueOp::Kind;
 
+namespace {
+
+int64_t wrapping(uint64_t v) {
+  return static_cast<int64_t>(v);
+}
+
+// The arithmetic of an epilogue, one row per operation: how TC writes it (an operator, or a
+// builtin's name), its value in the reference model's arithmetic (64-bit two's complement,
+// ref/Interpreter.cpp), the same on 64-bit signed Verilog wires ($0, $1: the arguments) and as
+// text. A new operation is a row here and a Kind; the leaves, the statements' wraps and
+// requant (a 128-bit product) are written out below and in the emitter.
+struct Arith {
+  Kind kind;
+  tc::Value::Kind tcKind; // Call: the builtin `builtin`
+  const char* builtin;
+  size_t arity;
+  int64_t (*value)(int64_t, int64_t);
+  const char* verilog;
+  const char* text;
+};
+
+const Arith kArith[] = {
+    {Kind::Neg, tc::Value::Kind::Neg, "-", 1,
+     [](int64_t a, int64_t) { return wrapping(0 - static_cast<uint64_t>(a)); }, "64'sd0 - $0",
+     "-($0)"},
+    {Kind::Add, tc::Value::Kind::Add, "+", 2,
+     [](int64_t a, int64_t b) {
+       return wrapping(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+     },
+     "$0 + $1", "($0 + $1)"},
+    {Kind::Sub, tc::Value::Kind::Sub, "-", 2,
+     [](int64_t a, int64_t b) {
+       return wrapping(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+     },
+     "$0 - $1", "($0 - $1)"},
+    {Kind::Mul, tc::Value::Kind::Mul, "*", 2,
+     [](int64_t a, int64_t b) {
+       return wrapping(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+     },
+     "$0 * $1", "($0 * $1)"},
+    {Kind::Max, tc::Value::Kind::Call, "max", 2,
+     [](int64_t a, int64_t b) { return std::max(a, b); }, "($0 > $1) ? $0 : $1", "max($0, $1)"},
+    {Kind::Min, tc::Value::Kind::Call, "min", 2,
+     [](int64_t a, int64_t b) { return std::min(a, b); }, "($0 < $1) ? $0 : $1", "min($0, $1)"},
+    {Kind::Abs, tc::Value::Kind::Call, "abs", 1,
+     [](int64_t a, int64_t) { return a < 0 ? wrapping(0 - static_cast<uint64_t>(a)) : a; },
+     "($0 < 64'sd0) ? 64'sd0 - $0 : $0", "abs($0)"},
+};
+
+const Arith* arithOf(Kind k) {
+  for (const Arith& a : kArith)
+    if (a.kind == k) return &a;
+  return nullptr;
+}
+
+// The TC operator or builtin `v` as an arithmetic row, or null.
+const Arith* arithOf(const tc::Value& v) {
+  for (const Arith& a : kArith)
+    if (a.tcKind == v.kind && (v.kind != tc::Value::Kind::Call || v.func == a.builtin) &&
+        a.arity == v.args.size())
+      return &a;
+  return nullptr;
+}
+
+// `pattern` with $0 and $1 replaced by the arguments.
+std::string substitute(const std::string& pattern, const std::vector<std::string>& args) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '$' && i + 1 < pattern.size() &&
+        (pattern[i + 1] == '0' || pattern[i + 1] == '1')) {
+      out += args.at(static_cast<size_t>(pattern[i + 1] - '0'));
+      ++i;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+// "+ - * unary minus, max, min, abs and requant": what an epilogue is built from.
+std::string builtFrom() {
+  std::string ops;
+  for (const Arith& a : kArith)
+    if (a.tcKind == tc::Value::Kind::Call) ops += std::string(", ") + a.builtin;
+  return "+ - *, unary minus" + ops + " and requant";
+}
+
+} // namespace
+
+std::string arithmeticVerilog(const EpilogueOp& e, const std::vector<std::string>& args) {
+  const Arith* a = arithOf(e.kind);
+  return a ? substitute(a->verilog, args) : "";
+}
+
 bool hasEpilogueForm(const tc::Program& prog) {
   if (prog.statements.size() < 2) return false;
   for (size_t s = 1; s < prog.statements.size(); ++s) {
@@ -227,29 +321,20 @@ private:
     case tc::Value::Kind::Read:
       return read(st, st.reads[static_cast<size_t>(v.ref)], e);
     case tc::Value::Kind::Neg:
-      return Op{Kind::Neg, 0, args()};
     case tc::Value::Kind::Add:
-      return Op{Kind::Add, 0, args()};
     case tc::Value::Kind::Sub:
-      return Op{Kind::Sub, 0, args()};
     case tc::Value::Kind::Mul:
-      return Op{Kind::Mul, 0, args()};
     case tc::Value::Kind::Call:
-      if (v.func == "max") return Op{Kind::Max, 0, args()};
-      if (v.func == "min") return Op{Kind::Min, 0, args()};
-      if (v.func == "abs") return Op{Kind::Abs, 0, args()};
-      if (v.func == "requant") {
+    case tc::Value::Kind::Div:
+      if (const Arith* x = arithOf(v)) return Op{x->kind, 0, args()};
+      if (v.kind == tc::Value::Kind::Call && v.func == "requant") {
         std::vector<Op> a = args();
         return Op{Kind::Requant, bits_, std::move(a)};
       }
       fail(v.loc,
-           "an epilogue is built from + - * unary minus, max, min, abs and requant; '" + v.func +
+           "an epilogue is built from " + builtFrom() + "; '" +
+               (v.kind == tc::Value::Kind::Div ? std::string("/") : v.func) +
                "' is not built in one yet",
-           true);
-    case tc::Value::Kind::Div:
-      fail(v.loc,
-           "an epilogue is built from + - * unary minus, max, min, abs and requant; '/' "
-           "is not built in one yet",
            true);
     case tc::Value::Kind::Float:
       fail(v.loc, "an epilogue computes on integers; a floating-point constant has no hardware");
@@ -270,6 +355,7 @@ Epilogue recogniseEpilogue(const tc::Program& prog, std::shared_ptr<const Source
 
 int64_t evaluateEpilogue(const EpilogueOp& e, int64_t acc, const std::vector<int64_t>& operands) {
   auto arg = [&](size_t i) { return evaluateEpilogue(e.args[i], acc, operands); };
+  if (const Arith* a = arithOf(e.kind)) return a->value(arg(0), a->arity > 1 ? arg(1) : 0);
   switch (e.kind) {
   case Kind::Acc:
     return acc;
@@ -277,26 +363,12 @@ int64_t evaluateEpilogue(const EpilogueOp& e, int64_t acc, const std::vector<int
     return operands.at(static_cast<size_t>(e.value));
   case Kind::Const:
     return e.value;
-  case Kind::Neg:
-    return static_cast<int64_t>(0 - static_cast<uint64_t>(arg(0)));
-  case Kind::Add:
-    return static_cast<int64_t>(static_cast<uint64_t>(arg(0)) + static_cast<uint64_t>(arg(1)));
-  case Kind::Sub:
-    return static_cast<int64_t>(static_cast<uint64_t>(arg(0)) - static_cast<uint64_t>(arg(1)));
-  case Kind::Mul:
-    return static_cast<int64_t>(static_cast<uint64_t>(arg(0)) * static_cast<uint64_t>(arg(1)));
-  case Kind::Max:
-    return std::max(arg(0), arg(1));
-  case Kind::Min:
-    return std::min(arg(0), arg(1));
-  case Kind::Abs: {
-    const int64_t x = arg(0);
-    return x < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x;
-  }
   case Kind::Requant:
     return ref::requantise(arg(0), arg(1), arg(2), static_cast<int>(e.value));
   case Kind::Wrap:
     return ref::wrap(arg(0), static_cast<int>(e.value));
+  default:
+    break;
   }
   throw std::logic_error("evaluateEpilogue: unknown node");
 }
@@ -325,6 +397,12 @@ MemorySystem withEpilogue(MemorySystem memory, const Epilogue& e) {
 
 std::string toString(const EpilogueOp& e, const Epilogue& ep) {
   auto arg = [&](size_t i) { return toString(e.args[i], ep); };
+  if (const Arith* a = arithOf(e.kind)) {
+    std::vector<std::string> args;
+    for (size_t i = 0; i < e.args.size(); ++i)
+      args.push_back(arg(i));
+    return substitute(a->text, args);
+  }
   switch (e.kind) {
   case Kind::Acc:
     return "acc";
@@ -332,24 +410,12 @@ std::string toString(const EpilogueOp& e, const Epilogue& ep) {
     return ep.operands.at(static_cast<size_t>(e.value)).name;
   case Kind::Const:
     return std::to_string(e.value);
-  case Kind::Neg:
-    return "-(" + arg(0) + ")";
-  case Kind::Add:
-    return "(" + arg(0) + " + " + arg(1) + ")";
-  case Kind::Sub:
-    return "(" + arg(0) + " - " + arg(1) + ")";
-  case Kind::Mul:
-    return "(" + arg(0) + " * " + arg(1) + ")";
-  case Kind::Max:
-    return "max(" + arg(0) + ", " + arg(1) + ")";
-  case Kind::Min:
-    return "min(" + arg(0) + ", " + arg(1) + ")";
-  case Kind::Abs:
-    return "abs(" + arg(0) + ")";
   case Kind::Requant:
     return "requant" + std::to_string(e.value) + "(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
   case Kind::Wrap:
     return "wrap" + std::to_string(e.value) + "(" + arg(0) + ")";
+  default:
+    break;
   }
   return "?";
 }

@@ -36,26 +36,14 @@ public:
     }
     case Kind::Const:
       return declare(w, "64'h" + hexBits(e.value, 64).substr(std::string("64'h").size()));
-    case Kind::Neg:
-      return declare(w, "64'sd0 - " + a[0]);
-    case Kind::Add:
-      return declare(w, a[0] + " + " + a[1]);
-    case Kind::Sub:
-      return declare(w, a[0] + " - " + a[1]);
-    case Kind::Mul:
-      return declare(w, a[0] + " * " + a[1]);
-    case Kind::Max:
-      return declare(w, "(" + a[0] + " > " + a[1] + ") ? " + a[0] + " : " + a[1]);
-    case Kind::Min:
-      return declare(w, "(" + a[0] + " < " + a[1] + ") ? " + a[0] + " : " + a[1]);
-    case Kind::Abs:
-      return declare(w, "(" + a[0] + " < 64'sd0) ? 64'sd0 - " + a[0] + " : " + a[0]);
     case Kind::Wrap:
       if (e.value >= 64) return declare(w, a[0]);
       unused_.add(a[0] + "[63:" + std::to_string(e.value) + "]");
       return declare(w, signExtend(a[0], e.value));
     case Kind::Requant:
       return requant(w, e);
+    default: // arithmetic: the expression dse/Epilogue.cpp's table gives
+      return declare(w, dse::arithmeticVerilog(e, a));
     }
     throw std::logic_error("epilogue: unknown node");
   }

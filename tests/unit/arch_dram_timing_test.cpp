@@ -484,7 +484,9 @@ TEST(PimDma, UnitsHoldBlocksThatCoverTheTensors) {
           for (int64_t c = 0; c < cols; ++c) {
             const int64_t wi = off[0] + i, wc = shape.size() > 1 ? off[1] + c : 0;
             ASSERT_LT(wi, shape[0]);
-            if (shape.size() > 1) ASSERT_LT(wc, shape[1]);
+            if (shape.size() > 1) {
+              ASSERT_LT(wc, shape[1]);
+            }
             ++count[static_cast<size_t>(wi * (shape.size() > 1 ? shape[1] : 1) + wc)];
           }
       }

@@ -82,6 +82,10 @@ int64_t evaluateEpilogue(const EpilogueOp& e, int64_t acc, const std::vector<int
 /// tile (each latency + kLoadOverhead + its beats, one after the other).
 MemorySystem withEpilogue(MemorySystem memory, const Epilogue& e);
 
+/// The Verilog of an arithmetic node (neither a leaf, a wrap nor requant) on 64-bit signed
+/// wires `args`; "" for the others, which the emitter writes out.
+std::string arithmeticVerilog(const EpilogueOp& e, const std::vector<std::string>& args);
+
 /// "wrap8(requant8(max(acc + b, 0), m, 12))": the expression as the hardware computes it.
 std::string toString(const EpilogueOp& e, const Epilogue& ep);
 
