@@ -1,5 +1,7 @@
 #include "DataflowOptions.h"
 
+#include "rubick/workload/Workload.h"
+
 #include "rubick/dataflow/DataflowSpec.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/SourceFile.h"
@@ -43,33 +45,7 @@ std::pair<int64_t, int64_t> parseArray(const std::string& text) {
 }
 
 size_t pickStatement(const tc::Program& prog, const std::string& stmt) {
-  std::string list;
-  for (const tc::Statement& s : prog.statements)
-    list += "\n  " + s.name + ": " + s.text;
-  if (stmt.empty()) {
-    if (prog.statements.size() == 1) return 0;
-    throw Error("--stmt", "'" + prog.name + "' has " + std::to_string(prog.statements.size()) +
-                              " statements; choose one with --stmt:" + list);
-  }
-  // A statement name (S0, ...) is unique; a tensor may be written by several statements.
-  std::vector<size_t> writers;
-  for (size_t i = 0; i < prog.statements.size(); ++i) {
-    const tc::Statement& s = prog.statements[i];
-    if (s.name == stmt) return i;
-    if (prog.tensors[s.write.tensor].name == stmt) writers.push_back(i);
-  }
-  if (writers.size() == 1) return writers.front();
-  if (writers.size() > 1) {
-    std::string names, which;
-    for (size_t i : writers) {
-      names += (names.empty() ? "" : ", ") + prog.statements[i].name;
-      which += "\n  " + prog.statements[i].name + ": " + prog.statements[i].text;
-    }
-    throw Error("--stmt", "'" + stmt + "' is ambiguous: " + std::to_string(writers.size()) +
-                              " statements write it; choose one of " + names + ":" + which);
-  }
-  throw Error("--stmt",
-              "no statement '" + stmt + "' in '" + prog.name + "'; its statements:" + list);
+  return workload::pickStatement(prog, stmt);
 }
 
 std::string dataflowText(const std::string& value, std::string& origin) {

@@ -56,11 +56,11 @@ int runEmit(const EmitCli& o) {
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
   checkOutputDirectory(o.output, how); // before the search, which may take a while
   tc::Program prog = loadInput(o.input);
-  if (wantsPipeline(prog, o.search)) // attention: the whole fused pipeline
+  const workload::Workload w = programWorkload(prog, o.input, o.search);
+  if (w.kind == workload::Kind::Attention) // the whole fused pipeline
     return emitPipeline(prog, o.input, o.search, o.selection, o.output, o.name, how);
   // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
-  const std::shared_ptr<const dse::Epilogue> epilogue = programEpilogue(prog, o.input, o.search);
-  size_t stmt = epilogue ? epilogue->contraction : pickStatement(prog, o.search.df.stmt);
+  const size_t stmt = w.statement;
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
   SearchOptions search = o.search;
@@ -69,7 +69,7 @@ int runEmit(const EmitCli& o) {
   std::string targetName;
   dse::PimSystem pim;
   dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName, &pim);
-  setEpilogue(eo, epilogue, pim);
+  setEpilogue(eo, w.epilogue, pim);
   if (pim.enabled()) return emitPim(prog, v, eo, pim, sel, o.output, o.name, how);
   dse::checkSelection(sel); // before the search, which may be long
   const dse::DesignPoint chosen = dse::selectDesigns(v, eo, sel, "emit").front();

@@ -119,20 +119,6 @@ int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
   return 0;
 }
 
-// A program of several statements not in the attention form, with a memory system: explored
-// as a chain (docs/fusion.md). Without a memory system the attention form's error stands.
-bool isChain(const tc::Program& prog, const ExploreCli& o) {
-  try {
-    attn::recogniseAttention(prog, nullptr);
-    return false;
-  } catch (const Error&) {
-    std::string targetName;
-    const dataflow::StatementView v = dataflow::viewStatement(prog, 0);
-    return makeExploreOptions(o.search, prog, v, o.input.file, targetName)
-        .constraints.memory.enabled();
-  }
-}
-
 int runExplore(const ExploreCli& o) {
   auto started = std::chrono::steady_clock::now();
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
@@ -140,10 +126,18 @@ int runExplore(const ExploreCli& o) {
   if (!o.csv.empty()) checkOutputFile(o.csv, kCsvSignature, how);
   if (!o.plot.empty()) checkOutputFile(o.plot, kSvgSignature, how);
   tc::Program prog = loadInput(o.input);
-  if (wantsPipeline(prog, o.search)) {
+  // A program of several statements that is neither attention nor an epilogue is a chain when
+  // there is a memory system (docs/fusion.md); otherwise the attention form's error stands.
+  const workload::Workload w = programWorkload(prog, o.input, o.search, [&o, &prog] {
+    std::string targetName;
+    return makeExploreOptions(o.search, prog, dataflow::viewStatement(prog, 0), o.input.file,
+                              targetName)
+        .constraints.memory.enabled();
+  });
+  if (w.kind == workload::Kind::Attention || w.kind == workload::Kind::Chain) {
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
       throw Error("explore", "--json, --csv and --plot are for single statements (use --stmt)");
-    if (isChain(prog, o)) {
+    if (w.kind == workload::Kind::Chain) {
       const dse::ChainResult r =
           dse::exploreChain(prog, [&o, &prog](size_t, const dataflow::StatementView& v) {
             std::string targetName;
@@ -167,14 +161,13 @@ int runExplore(const ExploreCli& o) {
     return 0;
   }
   // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
-  const std::shared_ptr<const dse::Epilogue> epilogue = programEpilogue(prog, o.input, o.search);
-  size_t stmt = epilogue ? epilogue->contraction : pickStatement(prog, o.search.df.stmt);
+  const size_t stmt = w.statement;
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
 
   std::string targetName;
   dse::PimSystem pim;
   dse::ExploreOptions eo = makeExploreOptions(o.search, prog, v, o.input.file, targetName, &pim);
-  setEpilogue(eo, epilogue, pim);
+  setEpilogue(eo, w.epilogue, pim);
   if (pim.enabled()) return runPim(o, prog, stmt, v, eo, pim, targetName);
   if (!o.compare.empty())
     throw Error("--compare-target", "goes with a PIM target (--target with a 'pim' object)");

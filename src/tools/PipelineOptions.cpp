@@ -36,15 +36,11 @@ std::string memoryLine(const attn::PipelinePoint& p) {
 
 } // namespace
 
-bool wantsPipeline(const tc::Program& prog, const SearchOptions& search) {
-  return prog.statements.size() > 1 && search.df.stmt.empty() && !dse::hasEpilogueForm(prog);
-}
-
-std::shared_ptr<const dse::Epilogue>
-programEpilogue(const tc::Program& prog, const InputOptions& input, const SearchOptions& search) {
-  if (!search.df.stmt.empty() || !dse::hasEpilogueForm(prog)) return nullptr;
+workload::Workload programWorkload(const tc::Program& prog, const InputOptions& input,
+                                   const SearchOptions& search,
+                                   const std::function<bool()>& chains) {
   auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
-  return std::make_shared<const dse::Epilogue>(dse::recogniseEpilogue(prog, file));
+  return workload::recogniseWorkload(prog, search.df.stmt, chains, file);
 }
 
 void setEpilogue(dse::ExploreOptions& eo, std::shared_ptr<const dse::Epilogue> epilogue,

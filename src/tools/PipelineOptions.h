@@ -8,6 +8,9 @@
 #include "rubick/attn/Pipeline.h"
 #include "rubick/dse/Epilogue.h"
 #include "rubick/dse/Pim.h"
+#include "rubick/workload/Workload.h"
+
+#include <functional>
 
 #include <memory>
 
@@ -15,14 +18,11 @@
 
 namespace rubick::cli {
 
-/// True when the command should work on the whole pipeline: several statements, not a
-/// contraction with an epilogue, and no --stmt.
-bool wantsPipeline(const tc::Program& prog, const SearchOptions& search);
-
-/// A contraction with an epilogue (dse/Epilogue.h) when the program has that form and no --stmt
-/// picks one statement; null otherwise. Errors point into the program's file.
-std::shared_ptr<const dse::Epilogue>
-programEpilogue(const tc::Program& prog, const InputOptions& input, const SearchOptions& search);
+/// What the program is (workload::recogniseWorkload) under --stmt, errors pointing into the
+/// input file; a chain only when `chains` says so (explore, with a memory system).
+workload::Workload programWorkload(const tc::Program& prog, const InputOptions& input,
+                                   const SearchOptions& search,
+                                   const std::function<bool()>& chains = nullptr);
 
 /// Puts `epilogue` (if any) on the options: it is built on the output's way to external memory,
 /// so it needs a memory system and no PIM target (Unsupported otherwise).

@@ -169,12 +169,11 @@ int runVerify(const VerifyCli& o) {
   verify::Options vo = runOptions(o);
   verify::checkTools(); // before the search, which may take a while
   const dse::Selection& sel = o.selection;
-  if (wantsPipeline(prog, o.search)) { // attention: the whole fused pipeline
+  const workload::Workload w = programWorkload(prog, o.input, o.search);
+  if (w.kind == workload::Kind::Attention) // the whole fused pipeline
     return verifyPipeline(prog, o.input, o.search, {sel, o.timing, vo});
-  }
   // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
-  const std::shared_ptr<const dse::Epilogue> epilogue = programEpilogue(prog, o.input, o.search);
-  size_t stmt = epilogue ? epilogue->contraction : pickStatement(prog, o.search.df.stmt);
+  const size_t stmt = w.statement;
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
   // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
   SearchOptions search = o.search;
@@ -183,7 +182,7 @@ int runVerify(const VerifyCli& o) {
   std::string targetName;
   dse::PimSystem pim;
   dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName, &pim);
-  setEpilogue(eo, epilogue, pim);
+  setEpilogue(eo, w.epilogue, pim);
   if (pim.enabled()) return verifyPimDesigns(o, prog, stmt, v, eo, pim, choice, vo);
   dse::checkSelection(choice);                     // before the search, which may be long
   if (vo.dram && !eo.constraints.memory.enabled()) // before the search
