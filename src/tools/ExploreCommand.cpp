@@ -223,9 +223,12 @@ int runExplore(const ExploreCli& o) {
     std::cout << "epilogue on the output's way to memory (" << eo.epilogue->outputName << "):";
     for (size_t s : eo.epilogue->statements)
       std::cout << " " << prog.statements[s].text << ";";
-    std::cout << " operands read once:";
+    std::cout << " operands:";
     for (const dse::EpilogueOperand& op : eo.epilogue->operands)
-      std::cout << " " << op.name << " (" << op.extent << ")";
+      std::cout << " " << op.name << " ("
+                << (op.full() ? "the output's shape, a tile at a time"
+                              : std::to_string(op.extent) + ", once")
+                << ")";
     std::cout << (eo.epilogue->operands.empty() ? " none" : "") << "\n";
   }
   // Listed for analysis, but emit and verify will refuse them: say so before the table.

@@ -38,6 +38,11 @@ rubick_golden(ir_seed_file expected/ir_seed.txt dump --ir examples/gemm.tc --siz
 # rubick explore of a chain (docs/fusion.md): the MLP block's statements alone and fused.
 rubick_golden(explore_chain_mlp expected/explore_chain_mlp.txt explore examples/mlp.tc
   --size M=16,K=32,N=32,P=16 --array 4x4 --mem-bandwidth 8 --mem-latency 20 --buffer-kib 16 -q)
+# rubick explore of a contraction with an epilogue (docs/fusion.md, "Epilogues"): the output's
+# traffic at its final width, the vector operands' loads and registers, the residual per tile.
+rubick_golden(explore_epilogue_residual expected/explore_epilogue_residual.txt explore
+  tests/sim/epilogue/residual.tc --array 4x4 --mem-bandwidth 8 --mem-latency 20 --buffer-kib 1
+  --top 8 -q)
 rubick_golden(explore_gemm_4x4 expected/explore_gemm_4x4.txt explore examples/gemm.tc
   --size M=4,N=4,K=4 --array 4x4 --top 40 --quiet)
 rubick_golden(explore_gemm_fpga expected/explore_gemm_fpga.txt explore examples/gemm.tc
