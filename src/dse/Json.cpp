@@ -183,6 +183,24 @@ std::string toJson(const tc::Program& prog, const dataflow::StatementView& v,
   std::string out = json::opening(prog, v);
   json::field(out, "objective", toString(o.objective));
   json::field(out, "constraints", constraintsJson(v, o.constraints));
+  if (o.epilogue) {
+    // The contraction's epilogue (docs/fusion.md): what every design below applies on the way out.
+    Json stmts = Json::array(), operands = Json::array();
+    for (size_t s : o.epilogue->statements)
+      stmts.push_back(prog.statements[s].text);
+    for (const EpilogueOperand& op : o.epilogue->operands)
+      operands.push_back(Json{{"name", op.name},
+                              {"kind", op.full() ? "output_shape" : "vector"},
+                              {"along_dimension", op.dim},
+                              {"elements", op.extent},
+                              {"element_bits", op.bits}});
+    json::field(out, "epilogue",
+                Json{{"output", o.epilogue->outputName},
+                     {"output_bits", o.epilogue->outputBits},
+                     {"statements", stmts},
+                     {"expression", toString(o.epilogue->expr, *o.epilogue)},
+                     {"operands", operands}});
+  }
   out += "  \"designs\": [";
   for (size_t i = 0; i < points.size(); ++i) {
     const DesignPoint& pt = points[i];
