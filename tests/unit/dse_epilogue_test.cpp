@@ -3,7 +3,9 @@
 
 #include "tc_test_util.h"
 
+#include "rubick/dataflow/StatementView.h"
 #include "rubick/dse/Epilogue.h"
+#include "rubick/dse/Explore.h"
 #include "rubick/ref/Interpreter.h"
 #include "rubick/support/Unsupported.h"
 
@@ -189,6 +191,62 @@ TEST(Epilogue, WhatIsOutsideTheFormIsRefusedWithItsReason) {
   EXPECT_EQ(formError("def f(int8(M,K) A, int8(K,N) B) -> (Y) {\n"
                       "  H(i,j) +=! A(i,k) * B(k,j)\n  Y(i) +=! H(i,j)\n}"),
             "<not the form>");
+}
+
+// What the memory model adds, worked out by hand: on an 8-byte bus at 20 cycles latency, the
+// layer's two vectors of 10 int32 (40 bytes, 5 beats each) load once before the first tile, each
+// latency + kLoadOverhead + beats; their registers take 80 bytes of buffer; Y moves as int8.
+TEST(Epilogue, TheMemoryModelAddsTheOperandsOnceAndTheOutputAtItsWidth) {
+  const dse::Epilogue e =
+      dse::recogniseEpilogue(withSizes(kLayer, {{"M", 12}, {"N", 10}, {"K", 14}}));
+  dse::MemorySystem mem{8, 20, 2048};
+  const dse::MemorySystem m = dse::withEpilogue(mem, e);
+  EXPECT_EQ(m.outputBytes, 1);
+  EXPECT_TRUE(m.outputsFinal);
+  EXPECT_EQ(m.prologueCycles, 2 * (20 + dse::kLoadOverhead + 5));
+  EXPECT_EQ(m.prologueBytes, 80);
+  EXPECT_EQ(m.prologueBufferBytes, 80);
+  EXPECT_EQ(m.outputOperandBytes, 0);
+  // A residual moves with the output: one more byte per element, nothing before the first tile
+  // but the int16 vector g (20 bytes: 3 beats).
+  const dse::Epilogue r =
+      dse::recogniseEpilogue(withSizes(kResidual, {{"M", 12}, {"N", 10}, {"K", 14}}));
+  const dse::MemorySystem mr = dse::withEpilogue(mem, r);
+  EXPECT_EQ(mr.outputBytes, 2);
+  EXPECT_EQ(mr.outputOperandBytes, 1);
+  EXPECT_EQ(mr.prologueCycles, 20 + dse::kLoadOverhead + 3);
+  EXPECT_EQ(mr.prologueBufferBytes, 20);
+}
+
+// With an epilogue no design writes the output's partial sums out: in every buffer order, the
+// loops that do not index the output come after those that do. Without one, some do (K is long
+// and the buffer small), so the check can fail.
+TEST(Epilogue, NoDesignTakesTheOutputOutBeforeItsReductionEnds) {
+  const tc::Program p = withSizes(kLayer, {{"M", 12}, {"N", 10}, {"K", 64}});
+  const dataflow::StatementView v = dataflow::viewStatement(p, 0);
+  auto reductionOutside = [&](const dse::ExploreOptions& o) {
+    int count = 0;
+    for (const dse::DesignPoint& d : dse::explore(v, o).points) {
+      bool reduced = false, bad = false;
+      for (int l : d.buffer.order) {
+        const bool indexes = l != 2; // i, j index Y; k does not
+        if (!indexes)
+          reduced = true;
+        else if (reduced)
+          bad = true;
+      }
+      count += bad;
+    }
+    return count;
+  };
+  dse::ExploreOptions o;
+  o.constraints.arrays = {{4, 4}};
+  o.constraints.bufferBytes = 1024;
+  o.constraints.elementBits = {32, 8, 8};
+  o.constraints.memory = dse::MemorySystem{8, 20, 2048};
+  EXPECT_GT(reductionOutside(o), 0);
+  o.constraints.memory = dse::withEpilogue(o.constraints.memory, dse::recogniseEpilogue(p));
+  EXPECT_EQ(reductionOutside(o), 0);
 }
 
 } // namespace
