@@ -230,11 +230,24 @@ void addEpilogue(MemoryPlan& m, const tc::Program& prog, std::shared_ptr<const d
     o.operand = op;
     o.lanes = std::clamp<int64_t>(busBytes / (op.bits / 8), 1, op.extent);
     if (op.full()) {
-      o.dma = m.tensors.front().dma;
-      o.lanes = o.dma.lanes;
-      o.banks = static_cast<int64_t>(core.ports.size());
-      o.depth = core.depth;
-      o.addressBits = core.addressBits;
+      // The output's write groups, in the output's walk, one bank per lane: group (gr, gc) at
+      // address gr x groupCols + gc. Its gather then yields the groups in the output's order and
+      // cycles (a gather's timing does not depend on its map's tables).
+      const DmaMap& out = m.tensors.front().dma;
+      DmaMap& d = o.dma;
+      d.rows = out.rows;
+      d.cols = out.cols;
+      d.rowLanes = out.rowLanes;
+      d.lanes = out.lanes;
+      d.rowStep = out.groupCols();
+      d.colStep = 1;
+      d.cells.assign(1, {});
+      for (int64_t l = 0; l < d.lanes; ++l)
+        d.cells[0].push_back({static_cast<int>(l), 0});
+      o.lanes = d.lanes;
+      o.banks = d.lanes;
+      o.depth = out.groupRows() * out.groupCols();
+      o.addressBits = bitsFor(o.depth);
     }
     m.operands.push_back(o);
   }

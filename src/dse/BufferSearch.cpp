@@ -238,7 +238,7 @@ MemoryProblem memoryProblem(const dataflow::StatementView& v, const Dataflow& d,
     b.bytes = (elementBits[a] + 7) / 8;
     if (v.accesses[a].write) {
       b.memoryBytes = memory.outputBytes;
-      b.bytes += memory.outputOperandBytes; // their banks mirror the output's
+      b.bytes += memory.outputOperandBytes; // their banks hold the output's tile too
     }
     for (size_t l = 0; l < v.extent.size(); ++l) {
       bool dep = false;

@@ -36,13 +36,13 @@ struct TensorTransfer {
 
 /// An epilogue operand (dse/Epilogue.h). A vector is loaded whole, once, before the first
 /// buffer tile, into a register file (rtl_templates/rubick_vec_reg.v) that the epilogue reads.
-/// A full operand (the output's shape) moves a tile at a time into banks laid out as the
-/// output's (its DMA map, bank count and depth), loaded while the core computes that tile and
-/// read beside the output's tile when it is stored.
+/// A full operand (the output's shape) moves a tile at a time into a bank per lane of the
+/// output's write groups (group (gr, gc) at gr x groupCols + gc), loaded while the core computes
+/// that tile and read, in the output's group order, beside the output's tile when it is stored.
 struct OperandTransfer {
   dse::EpilogueOperand operand;
   int64_t lanes = 1; // elements per write group of its load
-  DmaMap dma;        // a full operand's: the output's
+  DmaMap dma;        // a full operand's: the output's groups, a bank per lane
   int64_t banks = 0, depth = 0, addressBits = 0;
 };
 
