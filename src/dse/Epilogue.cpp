@@ -232,7 +232,7 @@ private:
     return dim;
   }
 
-  Op read(const tc::Statement& st, const tc::Access& a, Epilogue& e) {
+  Op read(const tc::Access& a, Epilogue& e) {
     auto it = values_.find(a.tensor);
     if (it != values_.end()) {
       // An earlier value: at exactly the element being written.
@@ -304,7 +304,6 @@ private:
         return Op{Kind::Operand, static_cast<int64_t>(k), {}};
       }
     e.operands.push_back({a.tensor, t.name, dim, t.shape[0], tc::bitWidth(t.type), t.shape});
-    (void)st;
     return Op{Kind::Operand, static_cast<int64_t>(e.operands.size() - 1), {}};
   }
 
@@ -319,7 +318,7 @@ private:
     case tc::Value::Kind::Int:
       return Op{Kind::Const, v.intValue, {}};
     case tc::Value::Kind::Read:
-      return read(st, st.reads[static_cast<size_t>(v.ref)], e);
+      return read(st.reads[static_cast<size_t>(v.ref)], e);
     case tc::Value::Kind::Neg:
     case tc::Value::Kind::Add:
     case tc::Value::Kind::Sub:

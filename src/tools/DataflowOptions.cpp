@@ -1,7 +1,5 @@
 #include "DataflowOptions.h"
 
-#include "rubick/workload/Workload.h"
-
 #include "rubick/dataflow/DataflowSpec.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/SourceFile.h"
@@ -42,10 +40,6 @@ std::pair<int64_t, int64_t> parseArray(const std::string& text) {
   int64_t p = std::stoll(text.substr(0, x)), q = std::stoll(text.substr(x + 1));
   if (p <= 0 || q <= 0) bad();
   return {p, q};
-}
-
-size_t pickStatement(const tc::Program& prog, const std::string& stmt) {
-  return workload::pickStatement(prog, stmt);
 }
 
 std::string dataflowText(const std::string& value, std::string& origin) {

@@ -24,8 +24,6 @@ CLI::Option* addDataflowOption(CLI::App& cmd, DataflowOptions& o,
 
 /// "8x8" -> {8, 8}; throws rubick::Error naming --array on bad input.
 std::pair<int64_t, int64_t> parseArray(const std::string& text);
-/// Which statement --stmt names (the only one when the program has one).
-size_t pickStatement(const tc::Program& prog, const std::string& stmt);
 /// The text of a --dataflow value: the value itself, or with @FILE the file's contents (read as
 /// programs are); `origin` receives what errors in the spec should name.
 std::string dataflowText(const std::string& value, std::string& origin);

@@ -1,5 +1,7 @@
 #include "DumpIr.h"
 
+#include "rubick/workload/Workload.h"
+
 #include "rubick/arch/Buildable.h"
 #include "rubick/arch/PlanText.h"
 #include "rubick/dataflow/Enumerate.h"
@@ -13,7 +15,7 @@ namespace rubick::cli {
 
 std::string dumpIr(const InputOptions& in, const DataflowOptions& df) {
   tc::Program prog = loadInput(in);
-  dataflow::StatementView v = dataflow::viewStatement(prog, pickStatement(prog, df.stmt));
+  dataflow::StatementView v = dataflow::viewStatement(prog, workload::pickStatement(prog, df.stmt));
   if (df.dataflow.empty()) return dataflow::printAccessAnalysis(prog, v);
   dataflow::Dataflow d = loadDataflow(df, v);
   poly::IslContext ctx;
@@ -22,7 +24,7 @@ std::string dumpIr(const InputOptions& in, const DataflowOptions& df) {
 
 std::string dumpSpace(const InputOptions& in, const DataflowOptions& df) {
   tc::Program prog = loadInput(in);
-  dataflow::StatementView v = dataflow::viewStatement(prog, pickStatement(prog, df.stmt));
+  dataflow::StatementView v = dataflow::viewStatement(prog, workload::pickStatement(prog, df.stmt));
   auto [p, q] = parseArray(df.array.empty() ? "8x8" : df.array);
   dataflow::EnumerationOptions o;
   o.tiling = dataflow::Tiling::Min;
@@ -34,7 +36,7 @@ std::string dumpPlan(const InputOptions& in, const DataflowOptions& df) {
     throw Error("--plan", "give the design with --dataflow SPEC (a dataflow from explore's last "
                           "column)");
   tc::Program prog = loadInput(in);
-  dataflow::StatementView v = dataflow::viewStatement(prog, pickStatement(prog, df.stmt));
+  dataflow::StatementView v = dataflow::viewStatement(prog, workload::pickStatement(prog, df.stmt));
   const dataflow::Dataflow d = loadDataflow(df, v);
   dse::ExploreOptions o;
   o.constraints.arrays = {{d.p, d.q}};
