@@ -49,7 +49,7 @@ inline std::vector<Tensor> readDesign(const nlohmann::json& j) {
   for (const auto& t : j["tensors"]) {
     Tensor x;
     x.name = t["name"];
-    x.output = t["role"] == "output";
+    x.output = t["role"] == "output" || t["role"] == "intermediate"; // both written
     x.bits = t["element_bits"];
     x.shape = t["shape"].get<std::vector<int64_t>>();
     if (t.contains("elements"))

@@ -21,7 +21,8 @@ namespace rubick::emit::detail {
 
 using Json = nlohmann::ordered_json;
 
-std::vector<Register> registerMap(const arch::MemoryPlan& m) {
+std::vector<Register>
+registerMap(const std::vector<std::pair<std::string, std::string>>& baseTensors) {
   std::vector<Register> r = {
       {"CTRL", 0x00, "rw",
        "bit 0 START: writing 1 starts a run (ignored while busy); bit 1 IE: interrupt enable"},
@@ -33,19 +34,24 @@ std::vector<Register> registerMap(const arch::MemoryPlan& m) {
       {"CYCLES_LO", 0x10, "ro",
        "cycles with BUSY high since the last start, low half; reading it latches the high half"},
       {"CYCLES_HI", 0x14, "ro", "the high half latched by the last CYCLES_LO read"}};
-  const std::vector<arch::MovedTensor> moved = arch::movedTensors(m);
-  for (size_t i = 0; i < moved.size(); ++i) {
-    const arch::MovedTensor& t = moved[i];
+  for (size_t i = 0; i < baseTensors.size(); ++i) {
     const int64_t at = 0x20 + 8 * static_cast<int64_t>(i);
     r.push_back({"BASE_" + std::to_string(i) + "_LO", at, "rw",
-                 "byte address of " + t.name + "[0...0] (" +
-                     (t.output                ? "output"
-                      : i >= m.tensors.size() ? "epilogue operand"
-                                              : "input") +
+                 "byte address of " + baseTensors[i].first + "[0...0] (" + baseTensors[i].second +
                      "), bits 31..0"});
     r.push_back({"BASE_" + std::to_string(i) + "_HI", at + 4, "rw", "bits 63..32"});
   }
   return r;
+}
+
+std::vector<Register> registerMap(const arch::MemoryPlan& m) {
+  std::vector<std::pair<std::string, std::string>> tensors;
+  const std::vector<arch::MovedTensor> moved = arch::movedTensors(m);
+  for (size_t i = 0; i < moved.size(); ++i)
+    tensors.push_back({moved[i].name, moved[i].output         ? "output"
+                                      : i >= m.tensors.size() ? "epilogue operand"
+                                                              : "input"});
+  return registerMap(tensors);
 }
 
 namespace {
@@ -59,8 +65,12 @@ std::string hex(int64_t v) {
 } // namespace
 
 Json registersJson(const arch::MemoryPlan& m) {
+  return registersJson(registerMap(m));
+}
+
+Json registersJson(const std::vector<Register>& map) {
   Json regs = Json::array();
-  for (const Register& r : registerMap(m))
+  for (const Register& r : map)
     regs.push_back(
         {{"name", r.name}, {"offset", r.offset}, {"access", r.access}, {"meaning", r.meaning}});
   return regs;
@@ -127,9 +137,13 @@ std::string axiReadmeRow(const MemoryTopOptions& o) {
 }
 
 std::string registerTable(const arch::MemoryPlan& m) {
+  return registerTable(registerMap(m));
+}
+
+std::string registerTable(const std::vector<Register>& map) {
   std::ostringstream os;
   os << "| offset | name | access | meaning |\n|---|---|---|---|\n";
-  for (const Register& r : registerMap(m))
+  for (const Register& r : map)
     os << "| " << hex(r.offset) << " | " << r.name << " | " << r.access << " | " << r.meaning
        << " |\n";
   os << "\nOther addresses answer SLVERR.\n";

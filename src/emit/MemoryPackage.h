@@ -26,9 +26,14 @@ struct Register {
 /// The register map of `m`'s top: control, status, cycles, a base address per tensor.
 std::vector<Register> registerMap(const arch::MemoryPlan& m);
 
+/// The same for base registers of these tensors: (name, role) in base-register order.
+std::vector<Register>
+registerMap(const std::vector<std::pair<std::string, std::string>>& baseTensors);
+
 /// design.json's `registers`, `axi` and `timing` of a memory design (shared with the attention
 /// pipeline's).
 nlohmann::ordered_json registersJson(const arch::MemoryPlan& m);
+nlohmann::ordered_json registersJson(const std::vector<Register>& map);
 nlohmann::ordered_json axiJson(const MemoryTopOptions& o);
 nlohmann::ordered_json timingJson(const arch::MemoryTiming& tm, const dse::MemorySystem& mem);
 
@@ -37,6 +42,7 @@ std::string axiReadmeRow(const MemoryTopOptions& o);
 
 /// The README's register table (a Markdown table and the line after it).
 std::string registerTable(const arch::MemoryPlan& m);
+std::string registerTable(const std::vector<Register>& map);
 
 /// What a memory design is built with and timed against when its memory is not an external
 /// one of fixed latency: a PIM unit's port onto its banks (arch/PimDma.h).

@@ -10,6 +10,7 @@
 
 #include "rubick/emit/Verilog.h"
 
+#include "AxiPorts.h"
 #include "MemorySequencer.h"
 #include "VerilogText.h"
 
@@ -65,34 +66,6 @@ std::string mapParameters(const arch::DmaMap& d, int64_t banks, int64_t addressB
   return os.str();
 }
 
-// Every signal of an AXI4 master port: its name, whether the master drives it, its width (0:
-// the address width, -1: the data width, -2: the strobe width).
-struct PortSignal {
-  const char* name;
-  bool out;
-  int64_t width;
-};
-const PortSignal kAxiMaster[] = {
-    {"awid", true, 1},     {"awaddr", true, 0},  {"awlen", true, 8},    {"awsize", true, 3},
-    {"awburst", true, 2},  {"awcache", true, 4}, {"awprot", true, 3},   {"awvalid", true, 1},
-    {"awready", false, 1}, {"wdata", true, -1},  {"wstrb", true, -2},   {"wlast", true, 1},
-    {"wvalid", true, 1},   {"wready", false, 1}, {"bid", false, 1},     {"bresp", false, 2},
-    {"bvalid", false, 1},  {"bready", true, 1},  {"arid", true, 1},     {"araddr", true, 0},
-    {"arlen", true, 8},    {"arsize", true, 3},  {"arburst", true, 2},  {"arcache", true, 4},
-    {"arprot", true, 3},   {"arvalid", true, 1}, {"arready", false, 1}, {"rid", false, 1},
-    {"rdata", false, -1},  {"rresp", false, 2},  {"rlast", false, 1},   {"rvalid", false, 1},
-    {"rready", true, 1}};
-
-int64_t signalWidth(const PortSignal& s, int64_t aw, int64_t dw) {
-  return s.width == 0 ? aw : s.width == -1 ? dw : s.width == -2 ? dw / 8 : s.width;
-}
-
-// The range of a declaration of `s` and a space; nothing for one bit.
-std::string declRange(const PortSignal& s, int64_t aw, int64_t dw) {
-  const int64_t w = signalWidth(s, aw, dw);
-  return w == 1 ? "" : range(w) + " ";
-}
-
 // The master's outputs on the read channels (AR and RREADY) or the write channels (AW, W and
 // BREADY), which the engines share.
 std::vector<PortSignal> engineOutputs(bool read) {
@@ -133,21 +106,6 @@ void channelMux(std::ostream& os, const std::vector<PortSignal>& signals, const 
   }
 }
 
-// The top's AXI4 master ports: `m_axi_*`, or with several ports `m00_axi_*`, `m01_axi_*`, ...
-// of AXI4's widest data bus each.
-std::string axiPortsText(int64_t ways, int64_t aw, int64_t dw) {
-  std::ostringstream os;
-  const int64_t pw = dw / ways;
-  for (int64_t w = 0; w < ways; ++w) {
-    os << "  // AXI4 memory master" << (ways > 1 ? " " + axiPortPrefix(w, ways) + "*" : "")
-       << ".\n";
-    for (const PortSignal& s : kAxiMaster)
-      os << "  " << (s.out ? "output" : "input ") << " wire " << declRange(s, aw, pw)
-         << axiPortPrefix(w, ways) << s.name << ",\n";
-  }
-  return os.str();
-}
-
 // With several ports: the engines' bus (the wires m_axi_*) split over them in lock-step.
 std::string axiSplitText(int64_t ways, int64_t aw, int64_t dw) {
   std::ostringstream os;
@@ -168,14 +126,6 @@ std::string axiSplitText(int64_t ways, int64_t aw, int64_t dw) {
   os << ");\n\n";
   return os.str();
 }
-
-// The AXI4-Lite slave's signals: name, driven by the master (host), width (0: the address).
-const PortSignal kAxiLite[] = {{"awaddr", true, 0},   {"awvalid", true, 1}, {"awready", false, 1},
-                               {"wdata", true, 32},   {"wstrb", true, 4},   {"wvalid", true, 1},
-                               {"wready", false, 1},  {"bresp", false, 2},  {"bvalid", false, 1},
-                               {"bready", true, 1},   {"araddr", true, 0},  {"arvalid", true, 1},
-                               {"arready", false, 1}, {"rdata", false, 32}, {"rresp", false, 2},
-                               {"rvalid", false, 1},  {"rready", true, 1}};
 
 // A DMA engine's tile and element parameters.
 std::string engineGeometry(int64_t aw, int64_t dw, int64_t ew, int64_t lanes, bool rowLanes,
@@ -369,7 +319,11 @@ std::string axiPortPrefix(int64_t port, int64_t ports) {
   return std::string("m") + (port < 10 ? "0" : "") + std::to_string(port) + "_axi_";
 }
 
-std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
+namespace {
+
+// `<name>_top` behind its AXI4-Lite registers, or for a chain's stage `<name>_stage` with the
+// registers' signals as ports (start, base_addr in, busy, done, error out).
+std::string topModule(const MemoryPlan& m, const MemoryTopOptions& o, bool stage) {
   const arch::Plan& core = m.core;
   const std::string name = core.name;
   const int64_t aw = o.addrBits, dw = o.busBytes * 8;
@@ -390,53 +344,41 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
      << "// " << core.statement << " with its tensors in external memory (README.md: the register"
      << " map, the AXI interfaces and the timing).\n"
      << "`default_nettype none\n\n"
-     << "module " << name << "_top (\n"
+     << "module " << name << (stage ? "_stage" : "_top") << " (\n"
      << "  input  wire aclk,\n"
-     << "  input  wire aresetn,\n"
-     << "  // AXI4-Lite control slave.\n"
-     << "  input  wire " << range(regBits) << " s_axil_awaddr,\n"
-     << "  input  wire s_axil_awvalid,\n"
-     << "  output wire s_axil_awready,\n"
-     << "  input  wire [31:0] s_axil_wdata,\n"
-     << "  input  wire [3:0] s_axil_wstrb,\n"
-     << "  input  wire s_axil_wvalid,\n"
-     << "  output wire s_axil_wready,\n"
-     << "  output wire [1:0] s_axil_bresp,\n"
-     << "  output wire s_axil_bvalid,\n"
-     << "  input  wire s_axil_bready,\n"
-     << "  input  wire " << range(regBits) << " s_axil_araddr,\n"
-     << "  input  wire s_axil_arvalid,\n"
-     << "  output wire s_axil_arready,\n"
-     << "  output wire [31:0] s_axil_rdata,\n"
-     << "  output wire [1:0] s_axil_rresp,\n"
-     << "  output wire s_axil_rvalid,\n"
-     << "  input  wire s_axil_rready,\n"
-     << axiPortsText(ways, aw, dw) << "  // Level: DONE or ERROR with IE set (ISR register).\n"
-     << "  output wire irq\n"
-     << ");\n\n";
+     << "  input  wire aresetn,\n";
+  if (stage) {
+    os << "  // Control: start pulses a run (base_addr valid from start to done); done pulses "
+          "once after it.\n"
+       << "  input  wire start,\n"
+       << "  input  wire [" << (64 * nt - 1) << ":0] base_addr,\n"
+       << "  output wire busy,\n"
+       << "  output wire done,\n"
+       << "  // A pulse for every AXI response that was not OKAY.\n"
+       << "  output wire error,\n"
+       << axiPortsText(ways, aw, dw);
+    os.seekp(-2, std::ios_base::end);
+    os << "\n);\n\n";
+  } else
+    os << "  // AXI4-Lite control slave.\n"
+       << axilPortsText(regBits) << axiPortsText(ways, aw, dw)
+       << "  // Level: DONE or ERROR with IE set (ISR register).\n"
+       << "  output wire irq\n"
+       << ");\n\n";
 
   // The body follows the declarations of the spare outputs.
   std::string head = os.str();
   os.str("");
   if (ways > 1) os << axiSplitText(ways, aw, dw);
 
-  // Registers.
-  os << "  wire start, seq_busy, seq_done, dma_error;\n"
-     << "  wire [" << (64 * nt - 1) << ":0] base_addr;\n"
-     << "  rubick_axil_regs #(.ADDR_W(" << regBits << "), .N_BASE(" << nt << ")) regs (\n"
-     << "    .aclk(aclk), .aresetn(aresetn),\n"
-     << "    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), "
-        ".s_axil_awready(s_axil_awready),\n"
-     << "    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), "
-        ".s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready),\n"
-     << "    .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid), "
-        ".s_axil_bready(s_axil_bready),\n"
-     << "    .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid), "
-        ".s_axil_arready(s_axil_arready),\n"
-     << "    .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp), "
-        ".s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),\n"
-     << "    .start(start), .busy_in(seq_busy), .done_in(seq_done), .error_in(dma_error), "
-        ".irq(irq), .base_addr(base_addr));\n\n";
+  if (stage)
+    os << "  wire seq_busy, seq_done, dma_error;\n"
+       << "  assign busy = seq_busy;\n  assign done = seq_done;\n  assign error = dma_error;\n";
+  else
+    // Registers.
+    os << "  wire start, seq_busy, seq_done, dma_error;\n"
+       << "  wire [" << (64 * nt - 1) << ":0] base_addr;\n"
+       << axilRegsInstance(regBits, nt);
   if (aw < 64) unused.add("base_addr");
 
   // Which tensors load (inputs, reloaded partial sums) and store (outputs), in tensor order.
@@ -611,6 +553,16 @@ std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
     os << ",\n    " << c;
   os << ");\n\n" << unused.declaration() << "endmodule\n\n`default_nettype wire\n";
   return head + spares.str() + os.str();
+}
+
+} // namespace
+
+std::string memoryTopModule(const MemoryPlan& m, const MemoryTopOptions& o) {
+  return topModule(m, o, false);
+}
+
+std::string memoryStageModule(const MemoryPlan& m, const MemoryTopOptions& o) {
+  return topModule(m, o, true);
 }
 
 } // namespace rubick::emit

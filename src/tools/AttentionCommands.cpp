@@ -28,27 +28,6 @@ dse::Selection withChoices(const SearchOptions& search, SearchOptions& gemms,
   return s;
 }
 
-// One simulated design's report: `title`, its result line, problems and runtime; 0 when it
-// passed.
-int report(const std::string& title, const char* kind, int idWidth, const verify::Result& res,
-           const PipelineVerifyOptions& o, double runtimeSeconds) {
-  const bool pass = res.pass();
-  const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
-  std::printf("%s\n", title.c_str());
-  std::printf("%-6s %-*s %9s %9s  ", "result", idWidth, "id", "measured", "predicted");
-  if (o.timing) printTimingHeader();
-  std::printf("%s\n", kind[0] == 'p' ? "pipeline" : "designs");
-  std::printf("%-6s %-*s %9lld %9lld  ", pass ? "PASS" : "FAIL", idWidth, res.id.c_str(),
-              t ? static_cast<long long>(t->measured) : 0LL,
-              t ? static_cast<long long>(t->predicted) : 0LL);
-  if (o.timing) printTiming(res, t);
-  std::printf("%s\n", res.spec.c_str());
-  printProblems(res);
-  if (o.timing) printRuntime(runtimeSeconds);
-  std::printf("1 %s, %d trial(s): %s\n", kind, o.run.trials, pass ? "passed" : "failed");
-  return pass ? 0 : 1;
-}
-
 // The decode on PIM units has one design: selectors do not apply.
 void checkDecodeSelection(const dse::Selection& sel) {
   const std::pair<const char*, bool> given[] = {{"--point", sel.point.has_value()},
@@ -73,6 +52,27 @@ emit::PimDecodePlan decodePlan(const tc::Program& prog, const PipelineSetup& set
 }
 
 } // namespace
+
+// One simulated design's report: `title`, its result line, problems and runtime; 0 when it
+// passed.
+int report(const std::string& title, const char* kind, int idWidth, const verify::Result& res,
+           const PipelineVerifyOptions& o, double runtimeSeconds) {
+  const bool pass = res.pass();
+  const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
+  std::printf("%s\n", title.c_str());
+  std::printf("%-6s %-*s %9s %9s  ", "result", idWidth, "id", "measured", "predicted");
+  if (o.timing) printTimingHeader();
+  std::printf("%s\n", kind[0] == 'd' ? "designs" : kind);
+  std::printf("%-6s %-*s %9lld %9lld  ", pass ? "PASS" : "FAIL", idWidth, res.id.c_str(),
+              t ? static_cast<long long>(t->measured) : 0LL,
+              t ? static_cast<long long>(t->predicted) : 0LL);
+  if (o.timing) printTiming(res, t);
+  std::printf("%s\n", res.spec.c_str());
+  printProblems(res);
+  if (o.timing) printRuntime(runtimeSeconds);
+  std::printf("1 %s, %d trial(s): %s\n", kind, o.run.trials, pass ? "passed" : "failed");
+  return pass ? 0 : 1;
+}
 
 std::string pimDecodeText(const tc::Program& prog, const PipelineSetup& setup) {
   const emit::PimDecodePlan plan = decodePlan(prog, setup);

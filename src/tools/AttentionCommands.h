@@ -30,6 +30,11 @@ struct PipelineVerifyOptions {
   verify::Options run; // work and runtime directories, seed, trials, waveform, build mode
 };
 
+/// One simulated design's report (a pipeline, a decode, a chain): `title`, the result line
+/// (`kind` heads its last column), problems and runtime; 0 when it passed.
+int report(const std::string& title, const char* kind, int idWidth, const verify::Result& res,
+           const PipelineVerifyOptions& o, double runtimeSeconds);
+
 /// Simulates the chosen pipeline; 0 when every trial passes, 1 otherwise.
 int verifyPipeline(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
                    const PipelineVerifyOptions& o);

@@ -1,6 +1,7 @@
 // `rubick emit`: Verilog for one design of the explored space.
 
 #include "AttentionCommands.h"
+#include "ChainCommands.h"
 #include "Commands.h"
 #include "InputOptions.h"
 #include "PipelineOptions.h"
@@ -56,9 +57,13 @@ int runEmit(const EmitCli& o) {
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
   checkOutputDirectory(o.output, how); // before the search, which may take a while
   tc::Program prog = loadInput(o.input);
-  const workload::Workload w = programWorkload(prog, o.input, o.search);
+  const workload::Workload w =
+      programWorkload(prog, o.input, o.search, chainsWithMemory(prog, o.input, o.search));
   if (w.kind == workload::Kind::Attention) // the whole fused pipeline
     return emitPipeline(prog, o.input, o.search, o.selection, o.output, o.name, how);
+  if (w.kind == workload::Kind::Chain) // stages one after another
+    return emitChain(prog, chainStageDesigns(prog, o.input, o.search, o.selection), o.output,
+                     o.name, how);
   // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
   const size_t stmt = w.statement;
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);

@@ -1,6 +1,7 @@
 // `rubick explore`: every legal dataflow of a statement, under constraints, ranked.
 
 #include "AttentionCommands.h"
+#include "ChainCommands.h"
 #include "Commands.h"
 #include "DataflowOptions.h"
 #include "InputOptions.h"
@@ -128,12 +129,8 @@ int runExplore(const ExploreCli& o) {
   tc::Program prog = loadInput(o.input);
   // A program of several statements that is neither attention nor an epilogue is a chain when
   // there is a memory system (docs/fusion.md); otherwise the attention form's error stands.
-  const workload::Workload w = programWorkload(prog, o.input, o.search, [&o, &prog] {
-    std::string targetName;
-    return makeExploreOptions(o.search, prog, dataflow::viewStatement(prog, 0), o.input.file,
-                              targetName)
-        .constraints.memory.enabled();
-  });
+  const workload::Workload w =
+      programWorkload(prog, o.input, o.search, chainsWithMemory(prog, o.input, o.search));
   if (w.kind == workload::Kind::Attention || w.kind == workload::Kind::Chain) {
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
       throw Error("explore", "--json, --csv and --plot are for single statements (use --stmt)");
@@ -144,6 +141,12 @@ int runExplore(const ExploreCli& o) {
             return makeExploreOptions(o.search, prog, v, o.input.file, targetName);
           });
       std::cout << dse::chainText(prog, r);
+      // How emit and verify build it, or why they cannot yet.
+      try {
+        std::cout << chainBuildText(prog, chainStageDesigns(prog, o.input, o.search, {}));
+      } catch (const Unsupported& e) {
+        std::cout << "\nbuilt as: not built yet (" << e.diag().message << ")\n";
+      }
       return 0;
     }
     const PipelineSetup setup = pipelineSetup(prog, o.input, o.search);

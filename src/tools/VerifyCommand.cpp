@@ -1,6 +1,7 @@
 // `rubick verify`: emit designs, simulate them in Verilator, compare with the reference model.
 
 #include "AttentionCommands.h"
+#include "ChainCommands.h"
 #include "Commands.h"
 #include "InputOptions.h"
 #include "PipelineOptions.h"
@@ -169,9 +170,13 @@ int runVerify(const VerifyCli& o) {
   verify::Options vo = runOptions(o);
   verify::checkTools(); // before the search, which may take a while
   const dse::Selection& sel = o.selection;
-  const workload::Workload w = programWorkload(prog, o.input, o.search);
+  const workload::Workload w =
+      programWorkload(prog, o.input, o.search, chainsWithMemory(prog, o.input, o.search));
   if (w.kind == workload::Kind::Attention) // the whole fused pipeline
     return verifyPipeline(prog, o.input, o.search, {sel, o.timing, vo});
+  if (w.kind == workload::Kind::Chain) // stages one after another
+    return verifyChainCommand(prog, chainStageDesigns(prog, o.input, o.search, sel),
+                              {sel, o.timing, vo});
   // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
   const size_t stmt = w.statement;
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);

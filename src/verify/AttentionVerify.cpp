@@ -57,27 +57,6 @@ std::vector<int64_t> matrixOf(const std::vector<int64_t>& t, const tc::Tensor& x
   return m;
 }
 
-// The work directory, the shared runtime and the interrupt scope of one simulated attention
-// design; `body(o, runtime, jobs, r)` builds and runs it into r (an Error: r.error).
-template <typename Body>
-Result withRuntime(const Options& given, double* runtimeSeconds, Body body) {
-  InterruptScope interruptible; // a signal now unwinds through the cleanups in simulate
-  const Options o = withAbsolutePaths(given);
-  prepareWork(o);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned jobs = o.jobs ? o.jobs : cores;
-  Runtime runtime(runtimeRoot(o), jobs);
-  const double rtSeconds = runtime.get(!o.wave.empty()).seconds;
-  if (runtimeSeconds) *runtimeSeconds = rtSeconds;
-  Result r;
-  try {
-    body(o, runtime, jobs, r);
-  } catch (const Error& e) {
-    r.error = e.diag().message;
-  }
-  return r;
-}
-
 } // namespace
 
 std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm& f,

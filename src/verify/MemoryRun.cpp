@@ -9,9 +9,13 @@
 namespace rubick::verify {
 
 std::vector<uint64_t> trialBases(const arch::MemoryPlan& m, uint64_t seed, int64_t busBytes) {
+  return trialBases(arch::movedTensors(m), seed, busBytes);
+}
+
+std::vector<uint64_t> trialBases(const std::vector<arch::MovedTensor>& moved, uint64_t seed,
+                                 int64_t busBytes) {
   std::vector<uint64_t> bases;
   uint64_t at = 4096;
-  const std::vector<arch::MovedTensor> moved = arch::movedTensors(m);
   for (size_t t = 0; t < moved.size(); ++t) {
     const arch::MovedTensor& x = moved[t];
     const uint64_t bytes = uint64_t(x.bits / 8);

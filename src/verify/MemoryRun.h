@@ -20,6 +20,10 @@ namespace rubick::verify {
 /// stray access lands outside every tensor).
 std::vector<uint64_t> trialBases(const arch::MemoryPlan& m, uint64_t seed, int64_t busBytes);
 
+/// The same for these tensors, in their order.
+std::vector<uint64_t> trialBases(const std::vector<arch::MovedTensor>& moved, uint64_t seed,
+                                 int64_t busBytes);
+
 /// The harness arguments of trial `seed`: `--bases B0,B1,... --predicted CYCLES`, the
 /// prediction being arch::memoryTiming's for those bases; with `dram`, arch::dramTiming's, and
 /// `--dram SPEC --tolerance kDramTolerance`.

@@ -7,11 +7,14 @@
 #include "Runtime.h"
 
 #include "rubick/emit/Package.h"
+#include "rubick/support/Interrupt.h"
 #include "rubick/verify/Verify.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace rubick::verify {
@@ -44,6 +47,28 @@ std::string runtimeRoot(const Options& o);
 /// Builds and runs `d`, filling r.built, r.reused, r.buildSeconds and r.trials. Throws
 /// rubick::Error when the files cannot be written or the build fails.
 void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r);
+
+/// The work directory, the shared runtime and the interrupt scope of one simulated design
+/// (the attention pipeline, a chain); `body(o, runtime, jobs, r)` builds and runs it into r
+/// (an Error: r.error).
+template <typename Body>
+Result withRuntime(const Options& given, double* runtimeSeconds, Body body) {
+  InterruptScope interruptible; // a signal now unwinds through the cleanups in simulate
+  const Options o = withAbsolutePaths(given);
+  prepareWork(o);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = o.jobs ? o.jobs : cores;
+  Runtime runtime(runtimeRoot(o), jobs);
+  const double rtSeconds = runtime.get(!o.wave.empty()).seconds;
+  if (runtimeSeconds) *runtimeSeconds = rtSeconds;
+  Result r;
+  try {
+    body(o, runtime, jobs, r);
+  } catch (const Error& e) {
+    r.error = e.diag().message;
+  }
+  return r;
+}
 
 /// The result of one trial from the harness's log ("RESULT ..." line, the rest a report).
 Trial parseRun(const std::string& log, uint64_t seed);

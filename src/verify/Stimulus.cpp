@@ -29,13 +29,11 @@ void section(std::ostream& os, const char* kind, size_t select, const std::vecto
 
 } // namespace
 
-std::string epilogueStimulus(const tc::Program& prog, const dataflow::StatementView& v,
-                             const dse::Epilogue& e, uint64_t seed,
-                             const std::vector<int64_t>& elementBits) {
-  ref::TensorData data = ref::randomInputs(prog, e.contraction, seed);
-  wrapToStoredWidths(data, v, elementBits);
-  // Operands: the type's extremes and small values (biases and multipliers as layers have
-  // them, so that requantisation rounds rather than saturates) besides the full range.
+void epilogueOperandValues(ref::TensorData& data, const dse::Epilogue& e,
+                           const std::vector<int>& tensorOf, uint64_t seed) {
+  // The type's extremes (3/16), small values (11/16: biases and multipliers as layers have
+  // them, so that requantisation rounds rather than saturates and a ReLU after a bias does not
+  // clip most sums, which would hide wrong ones) and the full range (2/16).
   std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ULL + 1);
   for (const dse::EpilogueOperand& op : e.operands) {
     const int bits = static_cast<int>(std::min<int64_t>(op.bits, 63));
@@ -44,12 +42,21 @@ std::string epilogueStimulus(const tc::Program& prog, const dataflow::StatementV
     std::uniform_int_distribution<int64_t> full(lo, hi), near(-small, small - 1);
     std::uniform_int_distribution<int> pick(0, 15);
     const int64_t special[] = {lo, hi, -1, 0, 1};
-    std::vector<int64_t>& xs = data[static_cast<size_t>(op.tensor)];
+    const int t = tensorOf.empty() ? op.tensor : tensorOf[static_cast<size_t>(op.tensor)];
+    std::vector<int64_t>& xs = data[static_cast<size_t>(t)];
     for (int64_t& x : xs) {
       const int k = pick(rng);
-      x = k < 3 ? special[k] : k < 10 ? near(rng) : full(rng);
+      x = k < 3 ? special[k] : k < 14 ? near(rng) : full(rng);
     }
   }
+}
+
+std::string epilogueStimulus(const tc::Program& prog, const dataflow::StatementView& v,
+                             const dse::Epilogue& e, uint64_t seed,
+                             const std::vector<int64_t>& elementBits) {
+  ref::TensorData data = ref::randomInputs(prog, e.contraction, seed);
+  wrapToStoredWidths(data, v, elementBits);
+  epilogueOperandValues(data, e, {}, seed);
   const ref::TensorData inputs = data;
   for (size_t s = 0; s < prog.statements.size(); ++s)
     ref::runStatement(prog, s, data);

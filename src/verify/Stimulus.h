@@ -6,6 +6,7 @@
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/dse/Epilogue.h"
 #include "rubick/frontend/Program.h"
+#include "rubick/ref/Interpreter.h"
 
 #include <cstdint>
 #include <string>
@@ -17,6 +18,11 @@ namespace rubick::verify {
 /// the declared type; empty: the declared types).
 std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
                      uint64_t seed, const std::vector<int64_t>& elementBits);
+
+/// Values for `e`'s operands in `data`: the type's extremes and small values besides the full
+/// range. `tensorOf` maps the epilogue's program's tensors to `data`'s (empty: the same).
+void epilogueOperandValues(ref::TensorData& data, const dse::Epilogue& e,
+                           const std::vector<int>& tensorOf, uint64_t seed);
 
 /// The stimulus of a contraction with an epilogue: random inputs of the whole program, every
 /// statement run by the reference model; the select numbers are the memory design's base

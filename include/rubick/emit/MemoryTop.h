@@ -19,6 +19,12 @@ using MemoryTopOptions = arch::AxiOptions;
 /// `<name>_top` for the memory plan `m` (whose core is `<name>_core`).
 std::string memoryTopModule(const arch::MemoryPlan& m, const MemoryTopOptions& o);
 
+/// `<name>_stage`: the top without its registers, for a chain's top to run (emit/ChainTop.h):
+/// ports aclk, aresetn, start (a pulse), base_addr (64 bits per tensor, valid from start to
+/// done), busy, done (a pulse after the run), error (a pulse per AXI error response) and the
+/// AXI4 master port(s). Its cycles are the top's: busy in the cycles CYCLES counts.
+std::string memoryStageModule(const arch::MemoryPlan& m, const MemoryTopOptions& o);
+
 /// The templates the top instantiates besides the core's (names under rtl_templates/).
 std::vector<std::string> memoryTemplatesUsed(const arch::MemoryPlan& m, const MemoryTopOptions& o);
 

@@ -1,0 +1,47 @@
+#pragma once
+// A chain built as hardware (docs/fusion.md, "Chains as hardware"): every stage's memory
+// design without its registers (`<stage>_stage`), run one after another by `<name>_top`, which
+// has the registers of a memory design (one BASE register per tensor of the chain) and routes
+// the one AXI4 master to the running stage.
+
+#include "rubick/arch/ChainPlan.h"
+#include "rubick/dataflow/StatementView.h"
+#include "rubick/dse/Explore.h"
+#include "rubick/emit/MemoryTop.h"
+#include "rubick/emit/Package.h"
+#include "rubick/frontend/Program.h"
+
+#include <string>
+#include <vector>
+
+namespace rubick::emit {
+
+/// One stage as the chain builds it: the stage as a program of its own, its statement, the
+/// design chosen for it and the options it was explored with (widths, memory, epilogue).
+struct ChainStageDesign {
+  tc::Program program;
+  size_t statement = 0;
+  dataflow::StatementView view;
+  dse::DesignPoint point;
+  dse::ExploreOptions options;
+};
+
+/// The chain's ID: a hash of its stages' designs.
+std::string chainId(const std::vector<ChainStageDesign>& stages);
+
+/// The chain's plan; stage k's modules are prefixed `<name>_s<k>`.
+arch::ChainPlan chainDesignPlan(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
+                                const std::string& name, int64_t busBytes);
+
+/// `<name>_top` of chain `c`: rubick_axil_regs with a BASE register per chain tensor, each
+/// stage's `_stage` module started by the one before's done, the AXI4 master routed to the
+/// stage that runs. One AXI4 port (the bus no wider than 1024 bits).
+std::string chainTopModule(const arch::ChainPlan& c, const MemoryTopOptions& o);
+
+/// Everything `emit` writes for the chain: rtl/ (templates, every stage's modules, the top),
+/// filelist.f, design.json (the chain's tensors and registers, each stage's design and
+/// timing), README.md.
+std::vector<File> packageChain(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
+                               const std::string& name);
+
+} // namespace rubick::emit

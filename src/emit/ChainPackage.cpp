@@ -1,0 +1,226 @@
+// The files of a chain built as hardware: every stage's modules, the chain's top, design.json
+// and README.md.
+
+#include "rubick/emit/Chain.h"
+
+#include "EpilogueModule.h"
+#include "MemoryPackage.h"
+
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/dse/DesignId.h"
+#include "rubick/emit/Templates.h"
+#include "rubick/emit/Verilog.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace rubick::emit {
+
+using detail::Register;
+using Json = nlohmann::ordered_json;
+
+std::string chainId(const std::vector<ChainStageDesign>& stages) {
+  std::string text = "chain";
+  for (const ChainStageDesign& s : stages)
+    text += " " + s.point.id;
+  return dse::hashId(text);
+}
+
+arch::ChainPlan chainDesignPlan(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
+                                const std::string& name, int64_t busBytes) {
+  std::vector<arch::MemoryPlan> plans;
+  std::vector<dse::MemorySystem> memories;
+  for (size_t k = 0; k < s.size(); ++k) {
+    plans.push_back(arch::designMemoryPlan(s[k].program, s[k].view, s[k].point, s[k].options,
+                                           name + "_s" + std::to_string(k), busBytes));
+    memories.push_back(s[k].options.constraints.memory);
+  }
+  return arch::chainPlan(prog, name, std::move(plans), memories);
+}
+
+namespace {
+
+std::vector<Register> chainRegisters(const arch::ChainPlan& c) {
+  std::vector<std::pair<std::string, std::string>> tensors;
+  for (const arch::ChainTensor& t : c.tensors)
+    tensors.push_back({t.tensor.name, arch::toString(t.role)});
+  return detail::registerMap(tensors);
+}
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string s;
+  for (int64_t x : shape)
+    s += (s.empty() ? "" : " x ") + std::to_string(x);
+  return s;
+}
+
+Json designJson(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
+                const arch::ChainPlan& c, const MemoryTopOptions& o, const arch::ChainTiming& tm,
+                const std::string& id) {
+  const dse::MemorySystem& mem = s.front().options.constraints.memory;
+  Json j;
+  j["generator"] = std::string("rubick ") + RUBICK_VERSION;
+  j["id"] = id;
+  j["kind"] = "chain";
+  j["program"] = prog.name;
+  j["top"] = c.name + "_top";
+  j["memory"] = {
+      {"bus_bytes", mem.bytesPerCycle}, {"latency", mem.latency}, {"burst_bytes", mem.burstBytes}};
+  j["axi"] = detail::axiJson(o);
+  int64_t model = 0;
+  for (size_t k = 0; k < s.size(); ++k)
+    model += s[k].point.memory.cycles + (k ? arch::kChainHandoff : 0);
+  j["model"] = {{"cycles", model}};
+  j["timing"] = {{"cycles", tm.cycles},
+                 {"assumes", "the tensors at base_addresses (or any addresses congruent to them "
+                             "modulo 4096): every stage's timing.cycles, plus " +
+                                 std::to_string(arch::kChainHandoff) + " between stages"},
+                 {"base_addresses", tm.bases},
+                 {"handoff_cycles", arch::kChainHandoff}};
+  j["registers"] = detail::registersJson(chainRegisters(c));
+  Json tensors = Json::array();
+  for (size_t r = 0; r < c.tensors.size(); ++r) {
+    const arch::ChainTensor& t = c.tensors[r];
+    tensors.push_back(
+        {{"name", t.tensor.name},
+         {"role", arch::toString(t.role)},
+         {"type", tc::toString(prog.tensors[static_cast<size_t>(t.programTensor)].type)},
+         {"element_bits", t.tensor.bits},
+         {"shape", t.tensor.shape},
+         {"base_register", r},
+         {"row_pitch_bytes", t.tensor.shape.back() * (t.tensor.bits / 8)}});
+  }
+  j["tensors"] = tensors;
+  Json stages = Json::array();
+  for (size_t k = 0; k < s.size(); ++k) {
+    const arch::ChainStagePlan& st = c.stages[k];
+    Json stmts = Json::array();
+    for (const tc::Statement& x : s[k].program.statements)
+      stmts.push_back(x.text);
+    Json regs = Json::array();
+    for (size_t r : st.registers)
+      regs.push_back(r);
+    const arch::MemoryTiming& t = tm.stages[k];
+    stages.push_back({{"module", st.plan.core.name + "_stage"},
+                      {"design", s[k].point.id},
+                      {"statements", stmts},
+                      {"dataflow", dataflow::toSpec(s[k].point.dataflow, s[k].view)},
+                      {"array", {{"p", st.plan.core.p}, {"q", st.plan.core.q}}},
+                      {"buffer_tile", dse::toString(st.plan.tiling, s[k].view)},
+                      {"base_registers", regs},
+                      {"model_cycles", s[k].point.memory.cycles},
+                      {"timing", detail::timingJson(t, st.memory)}});
+  }
+  j["stages"] = stages;
+  return j;
+}
+
+std::string readme(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
+                   const arch::ChainPlan& c, const MemoryTopOptions& o, const arch::ChainTiming& tm,
+                   const std::string& id, const std::vector<std::string>& files) {
+  const std::string top = c.name + "_top";
+  std::ostringstream os;
+  os << "# " << top << "\n\n"
+     << "Generated by rubick " << RUBICK_VERSION << " (chain " << id << " of program `" << prog.name
+     << "`).\n\n"
+     << "A chain of " << s.size()
+     << " stages run one after another, each a memory design of "
+        "its own; a stage's result goes to memory, where the stages after it read it.\n\n"
+     << "| stage | statements | design | core | cycles |\n|---|---|---|---|---|\n";
+  for (size_t k = 0; k < s.size(); ++k) {
+    std::string stmts;
+    for (const tc::Statement& x : s[k].program.statements)
+      stmts += (stmts.empty() ? "`" : "; `") + x.text + "`";
+    const arch::Plan& core = c.stages[k].plan.core;
+    os << "| " << k << " | " << stmts << " | " << s[k].point.id << " | `" << core.spec << "` on "
+       << core.p << "x" << core.q << " | " << tm.stages[k].cycles << " |\n";
+  }
+  os << "\nCycles from start to done (CYCLES): " << tm.cycles
+     << " with the tensors at 4 KiB boundaries: the stages' cycles plus " << arch::kChainHandoff
+     << " between stages (design.json `timing`, each stage's in `stages`).\n\n"
+     << "## Interface\n\n"
+     << "All signals are synchronous to `aclk`; `aresetn` is synchronous and active low.\n\n"
+     << "| port | meaning |\n|---|---|\n"
+     << "| `s_axil_*` | AXI4-Lite control slave, 32-bit data (registers below) |\n"
+     << detail::axiReadmeRow(o) << "| `irq` | level: DONE or ERROR with IE set |\n\n"
+     << "## Registers\n\n"
+     << detail::registerTable(chainRegisters(c)) << "\n## Tensors\n\n"
+     << "| base register | tensor | role | shape | element bits | row pitch (bytes) |\n"
+        "|---|---|---|---|---|---|\n";
+  for (size_t r = 0; r < c.tensors.size(); ++r) {
+    const arch::MovedTensor& t = c.tensors[r].tensor;
+    os << "| BASE_" << r << " | " << t.name << " | " << arch::toString(c.tensors[r].role) << " | "
+       << shapeText(t.shape) << " | " << t.bits << " | " << t.shape.back() * (t.bits / 8) << " |\n";
+  }
+  os << "\nAn intermediate is written by one stage and read by later ones: give it room in "
+        "memory like an output (its bytes are written).\n\n## Protocol\n\n"
+     << "1. Put every input tensor in memory, row-major with no padding, at any address that is "
+        "a multiple of its element size; choose where each output and intermediate goes.\n"
+     << "2. Write the BASE registers, then CTRL = 1 (or 3 for an interrupt).\n"
+     << "3. Wait for STATUS.DONE (or `irq`); CYCLES holds the run's cycles. STATUS.ERROR says "
+        "an AXI response was not OKAY.\n\n"
+     << "## Files\n\n";
+  for (const std::string& f : files)
+    os << "- `" << f << "`\n";
+  os << "\n## Checking\n\n"
+     << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "\n"
+     << "    iverilog -g2005 -o sim.vvp -f filelist.f\n"
+     << "    yosys -p \"read_verilog $(tr '\\n' ' ' < filelist.f); synth -top " << top << "\"\n";
+  return os.str();
+}
+
+} // namespace
+
+std::vector<File> packageChain(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
+                               const std::string& name) {
+  const MemoryTopOptions o = arch::axiOptions(s.front().options.constraints.memory);
+  const arch::ChainPlan c = chainDesignPlan(prog, s, name, o.busBytes);
+  const arch::ChainTiming tm = arch::chainTiming(c, o);
+  const std::string id = chainId(s);
+  std::set<std::string> templates;
+  for (const arch::ChainStagePlan& st : c.stages) {
+    for (const std::string& t : templatesUsed(st.plan.core))
+      templates.insert(t);
+    for (const std::string& t : memoryTemplatesUsed(st.plan, o))
+      templates.insert(t);
+  }
+  std::vector<File> files;
+  std::vector<std::string> listed;
+  for (const std::string& t : templates) {
+    auto it = rtlTemplates().find(t);
+    if (it == rtlTemplates().end()) throw Error("emit", "internal: template " + t + " missing");
+    files.push_back({"rtl/" + t + ".v", it->second});
+    listed.push_back("rtl/" + t + ".v");
+  }
+  for (const arch::ChainStagePlan& st : c.stages) {
+    const arch::MemoryPlan& m = st.plan;
+    std::vector<char> reload;
+    for (const arch::TensorTransfer& x : m.tensors)
+      reload.push_back(x.reload);
+    const std::string n = m.core.name;
+    files.push_back({"rtl/" + n + "_array.v", arrayModule(m.core)});
+    files.push_back({"rtl/" + n + "_core.v", coreModule(m.core, reload)});
+    if (m.epilogue) files.push_back({"rtl/" + n + "_epilogue.v", detail::epilogueModule(m)});
+    files.push_back({"rtl/" + n + "_stage.v", memoryStageModule(m, o)});
+    for (const char* f : {"_array.v", "_core.v", "_epilogue.v", "_stage.v"})
+      if (m.epilogue || std::string(f) != "_epilogue.v") listed.push_back("rtl/" + n + f);
+  }
+  files.push_back({"rtl/" + name + "_top.v", chainTopModule(c, o)});
+  listed.push_back("rtl/" + name + "_top.v");
+  std::string filelist;
+  for (const std::string& f : listed)
+    filelist += f + "\n";
+  files.push_back({"filelist.f", filelist});
+  files.push_back({"design.json", designJson(prog, s, c, o, tm, id).dump(2) + "\n"});
+  std::vector<std::string> all = listed;
+  all.push_back("filelist.f");
+  all.push_back("design.json");
+  files.push_back({"README.md", readme(prog, s, c, o, tm, id, all)});
+  return files;
+}
+
+} // namespace rubick::emit

@@ -1,0 +1,108 @@
+#include "rubick/verify/Chain.h"
+
+#include "MemoryRun.h"
+#include "Simulate.h"
+#include "Stimulus.h"
+
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/ref/Interpreter.h"
+#include "rubick/support/Diagnostic.h"
+
+#include <memory>
+#include <sstream>
+
+namespace rubick::verify {
+
+namespace fs = std::filesystem;
+
+std::string chainStimulus(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,
+                          const arch::ChainPlan& c, uint64_t seed) {
+  // Every statement's inputs drawn as a statement's stimulus draws them; the first draw of a
+  // tensor stays.
+  ref::TensorData data;
+  std::vector<char> drawn(prog.tensors.size(), 0);
+  for (size_t st = 0; st < prog.statements.size(); ++st) {
+    ref::TensorData d = ref::randomInputs(prog, st, seed * 131 + st);
+    if (data.empty()) data = d;
+    for (const tc::Access& a : prog.statements[st].reads) {
+      const size_t t = static_cast<size_t>(a.tensor);
+      if (drawn[t] || prog.tensors[t].role != tc::TensorRole::Input) continue;
+      data[t] = d[t];
+      drawn[t] = 1;
+    }
+  }
+  for (size_t t = 0; t < prog.tensors.size(); ++t)
+    if (!drawn[t]) std::fill(data[t].begin(), data[t].end(), 0);
+  for (size_t k = 0; k < s.size(); ++k) {
+    const dse::Epilogue* e = s[k].options.epilogue.get();
+    if (!e) continue;
+    std::vector<int> tensorOf;
+    for (const tc::Tensor& x : s[k].program.tensors)
+      tensorOf.push_back(prog.findTensor(x.name));
+    epilogueOperandValues(data, *e, tensorOf, seed + k);
+  }
+  for (const arch::ChainTensor& t : c.tensors)
+    if (t.role == arch::ChainRole::Input)
+      for (int64_t& x : data[static_cast<size_t>(t.programTensor)])
+        x = ref::wrap(x, static_cast<int>(t.tensor.bits));
+  const ref::TensorData inputs = data;
+  for (size_t st = 0; st < prog.statements.size(); ++st)
+    ref::runStatement(prog, st, data);
+  std::ostringstream os;
+  os << "rubick-stimulus 1\n";
+  for (size_t r = 0; r < c.tensors.size(); ++r) {
+    const arch::ChainTensor& t = c.tensors[r];
+    const bool in = t.role == arch::ChainRole::Input;
+    const std::vector<int64_t>& xs = (in ? inputs : data)[static_cast<size_t>(t.programTensor)];
+    os << (in ? "tensor " : "expect ") << r << " " << xs.size() << "\n";
+    for (int64_t x : xs)
+      os << x << "\n";
+  }
+  return os.str();
+}
+
+Result verifyChain(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,
+                   const std::string& name, const Options& given, double* runtimeSeconds) {
+  if (given.dram)
+    throw Error("--dram", "a chain is verified on a memory of fixed latency; DRAM timing is "
+                          "not modelled for chains yet");
+  checkTools();
+  const std::string id = emit::chainId(s);
+  const arch::AxiOptions axi = arch::axiOptions(s.front().options.constraints.memory);
+  auto plan =
+      std::make_shared<const arch::ChainPlan>(emit::chainDesignPlan(prog, s, name, axi.busBytes));
+  Result res = withRuntime(
+      given, runtimeSeconds, [&](const Options& o, Runtime& runtime, unsigned jobs, Result& r) {
+        r.id = id;
+        SimDesign d;
+        d.dir = fs::path(o.workDir) / id;
+        d.top = name + "_top";
+        d.files = emit::packageChain(prog, s, name);
+        // The last stage's: its result is compared as it is (an earlier stage's epilogue may
+        // hide a broken PE, a ReLU clipping both the right and the wrong sums to 0).
+        d.faultyArray = "_s" + std::to_string(s.size() - 1) + "_array.v";
+        d.harness = Harness::Memory;
+        d.runArgs = [plan, axi](uint64_t seed) {
+          const std::vector<uint64_t> bases =
+              trialBases(arch::chainTensors(*plan), seed, axi.busBytes);
+          std::string list;
+          for (uint64_t b : bases)
+            list += (list.empty() ? "" : ",") + std::to_string(b);
+          return std::vector<std::string>{
+              "--bases", list, "--predicted",
+              std::to_string(arch::chainTiming(*plan, axi, bases).cycles)};
+        };
+        d.simulatedCycles = arch::chainTiming(*plan, axi).cycles;
+        for (const emit::ChainStageDesign& st : s)
+          d.pes = std::max(d.pes, st.point.dataflow.p * st.point.dataflow.q);
+        d.stimulus = [&](uint64_t seed) { return chainStimulus(prog, s, *plan, seed); };
+        simulate(std::move(d), o, runtime, jobs, r);
+      });
+  for (const emit::ChainStageDesign& st : s)
+    res.macs += st.point.metrics.macs;
+  res.p = s.front().point.dataflow.p;
+  res.q = s.front().point.dataflow.q;
+  return res;
+}
+
+} // namespace rubick::verify

@@ -1,0 +1,120 @@
+#include "rubick/workload/Stages.h"
+
+#include "rubick/support/Unsupported.h"
+
+#include <map>
+#include <set>
+
+namespace rubick::workload {
+
+namespace {
+
+// A statement that starts a stage: one with a reduction, or an operator other than `=`.
+bool startsStage(const tc::Statement& s) {
+  if (s.op != tc::AssignOp::Assign) return true;
+  for (const tc::Loop& l : s.loops)
+    if (l.reduction) return true;
+  return false;
+}
+
+[[noreturn]] void refuse(const std::shared_ptr<const SourceFile>& file, const tc::Program& prog,
+                         const SourceLoc& loc, const std::string& msg) {
+  if (!file) throw Unsupported(prog.name, msg);
+  throw Unsupported(file, Diagnostic{loc, 1, msg, {}});
+}
+
+// Statements first..last of `prog` as a program: what they read and do not write is an input,
+// the last one's tensor the output, the others' locals.
+Stage subProgram(const tc::Program& prog, size_t first, size_t last, size_t k) {
+  Stage st;
+  std::set<int> written, read;
+  for (size_t s = first; s <= last; ++s) {
+    st.statements.push_back(s);
+    for (const tc::Access& a : prog.statements[s].reads)
+      if (!written.count(a.tensor)) read.insert(a.tensor);
+    written.insert(prog.statements[s].write.tensor);
+  }
+  st.output = prog.statements[last].write.tensor;
+  tc::Program& p = st.program;
+  p.name = prog.name + "_s" + std::to_string(k);
+  p.sizes = prog.sizes;
+  p.expFrac = prog.expFrac;
+  std::map<int, int> index;
+  auto add = [&](int t, tc::TensorRole role) {
+    index[t] = static_cast<int>(p.tensors.size());
+    st.tensorOf.push_back(t);
+    tc::Tensor x = prog.tensors[static_cast<size_t>(t)];
+    x.role = role;
+    p.tensors.push_back(x);
+  };
+  for (size_t t = 0; t < prog.tensors.size(); ++t)
+    if (read.count(static_cast<int>(t))) add(static_cast<int>(t), tc::TensorRole::Input);
+  add(st.output, tc::TensorRole::Output);
+  for (int t : written)
+    if (t != st.output && !index.count(t)) add(t, tc::TensorRole::Local);
+  for (size_t s = first; s <= last; ++s) {
+    tc::Statement x = prog.statements[s];
+    x.name = "S" + std::to_string(s - first);
+    x.write.tensor = index.at(x.write.tensor);
+    for (tc::Access& a : x.reads)
+      a.tensor = index.at(a.tensor);
+    p.statements.push_back(std::move(x));
+  }
+  return st;
+}
+
+} // namespace
+
+std::vector<Stage> chainStages(const tc::Program& prog,
+                               const std::shared_ptr<const SourceFile>& file) {
+  std::vector<Stage> stages;
+  if (prog.statements.empty()) return stages;
+  if (!startsStage(prog.statements.front()))
+    refuse(file, prog, prog.statements.front().loc,
+           prog.statements.front().name + " (" + prog.statements.front().text +
+               ") has no contraction before it: a chain is built as stages, each a contraction "
+               "with the elementwise statements after it");
+  std::vector<size_t> starts;
+  for (size_t s = 0; s < prog.statements.size(); ++s)
+    if (startsStage(prog.statements[s])) starts.push_back(s);
+  std::map<int, size_t> writer; // tensor -> the stage that writes it
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const size_t last = k + 1 < starts.size() ? starts[k + 1] - 1 : prog.statements.size() - 1;
+    Stage st = subProgram(prog, starts[k], last, k);
+    for (size_t s : st.statements) {
+      const tc::Statement& x = prog.statements[s];
+      // What earlier stages wrote: only their results are in memory.
+      for (const tc::Access& a : x.reads) {
+        auto w = writer.find(a.tensor);
+        if (w != writer.end() && stages[w->second].output != a.tensor)
+          refuse(file, prog, a.loc,
+                 x.name + " reads " + prog.tensors[static_cast<size_t>(a.tensor)].name +
+                     ", which stays inside an earlier stage (statements " +
+                     prog.statements[stages[w->second].statements.front()].name + ".." +
+                     prog.statements[stages[w->second].statements.back()].name +
+                     "); only a stage's last result goes to memory for later stages to read");
+      }
+      auto w = writer.find(x.write.tensor);
+      if (w != writer.end())
+        refuse(file, prog, x.write.loc,
+               x.name + " writes " + prog.tensors[static_cast<size_t>(x.write.tensor)].name +
+                   ", which an earlier stage wrote; each stage writes tensors of its own");
+    }
+    for (size_t s : st.statements) {
+      const tc::Statement& x = prog.statements[s];
+      const tc::Tensor& t = prog.tensors[static_cast<size_t>(x.write.tensor)];
+      if (x.write.tensor != st.output && t.role == tc::TensorRole::Output)
+        refuse(file, prog, x.write.loc,
+               x.name + " writes the program output " + t.name +
+                   " inside a stage; only a stage's last statement writes to memory");
+      writer[x.write.tensor] = k;
+    }
+    st.workload = recogniseWorkload(st.program, "", nullptr, file);
+    if (st.workload.kind != Kind::Statement && st.workload.kind != Kind::Epilogue)
+      throw std::logic_error("chainStages: a stage that is neither a statement nor an epilogue");
+    stages.push_back(std::move(st));
+  }
+  return stages;
+}
+
+} // namespace rubick::workload

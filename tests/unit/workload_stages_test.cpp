@@ -1,0 +1,209 @@
+// A chain's stages (workload/Stages.h) and the chain built from them (arch/ChainPlan.h): which
+// statements each stage holds, each stage as a program of its own that computes what the whole
+// program does, what a sequence of memory designs cannot build, and the chain's tensors,
+// registers and cycles.
+
+#include "tc_test_util.h"
+
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/ChainPlan.h"
+#include "rubick/arch/MemoryTiming.h"
+#include "rubick/dse/Epilogue.h"
+#include "rubick/emit/Chain.h"
+#include "rubick/ref/Interpreter.h"
+#include "rubick/support/Unsupported.h"
+#include "rubick/workload/Stages.h"
+
+#include <gtest/gtest.h>
+
+namespace rubick {
+namespace {
+
+using test::analyzeText;
+
+constexpr const char* kMlp = R"(
+def mlp(int8(M,K) X, int8(K,N) W1, int32(N) b, int8(N,P) W2) -> (Y) {
+    H(i,j) +=! X(i,k) * W1(k,j)
+    R(i,j) = max(H(i,j) + b(j), 0)
+    Y(i,p) +=! R(i,j) * W2(j,p)
+}
+)";
+
+// Three contractions, an epilogue with a per-column scale on the second.
+constexpr const char* kThree = R"(
+def three(int8(M,K) X, int8(K,N) A, int16(N,P) B, int8(P,Q) C, int32(P) s) -> (Z) {
+    T(i,j) +=! X(i,k) * A(k,j)
+    U(i,p) +=! T(i,j) * B(j,p)
+    V(i,p) = U(i,p) * s(p)
+    Z(i,q) +=! V(i,p) * C(p,q)
+}
+)";
+
+tc::Program withSizes(const char* text, std::vector<std::pair<std::string, int64_t>> sizes) {
+  tc::SemaOptions o;
+  for (auto& [n, v] : sizes)
+    o.sizes.push_back({n, v, {}});
+  return analyzeText(text, o);
+}
+
+std::vector<std::string> names(const tc::Program& p) {
+  std::vector<std::string> n;
+  for (const tc::Tensor& t : p.tensors)
+    n.push_back(t.name + ":" + tc::toString(t.role));
+  return n;
+}
+
+TEST(Stages, TheMlpBlockIsAContractionWithItsEpilogueThenAContraction) {
+  const tc::Program p = withSizes(kMlp, {{"M", 4}, {"K", 5}, {"N", 6}, {"P", 3}});
+  const std::vector<workload::Stage> s = workload::chainStages(p, nullptr);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].statements, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(s[0].workload.kind, workload::Kind::Epilogue);
+  EXPECT_EQ(p.tensors[size_t(s[0].output)].name, "R");
+  EXPECT_EQ(names(s[0].program),
+            (std::vector<std::string>{"X:input", "W1:input", "b:input", "R:output", "H:local"}));
+  EXPECT_EQ(s[0].program.name, "mlp_s0");
+  EXPECT_EQ(s[1].statements, (std::vector<size_t>{2}));
+  EXPECT_EQ(s[1].workload.kind, workload::Kind::Statement);
+  // Inputs in the program's tensor order: W2 (an input) before R (a local).
+  EXPECT_EQ(names(s[1].program), (std::vector<std::string>{"W2:input", "R:input", "Y:output"}));
+  for (const workload::Stage& st : s)
+    for (size_t t = 0; t < st.program.tensors.size(); ++t)
+      EXPECT_EQ(p.tensors[size_t(st.tensorOf[t])].name, st.program.tensors[t].name);
+}
+
+// The stages run one after another by the reference model, each on what the earlier ones left,
+// give every tensor the whole program gives.
+TEST(Stages, RunInSequenceTheyComputeWhatTheProgramComputes) {
+  for (const char* text : {kMlp, kThree}) {
+    std::vector<std::pair<std::string, int64_t>> sizes = {{"M", 5}, {"K", 4}, {"N", 6}, {"P", 3}};
+    if (text == kThree) sizes.push_back({"Q", 2});
+    const tc::Program p = withSizes(text, sizes);
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      ref::TensorData inputs(p.tensors.size());
+      for (size_t st = 0; st < p.statements.size(); ++st) {
+        const ref::TensorData r = ref::randomInputs(p, st, seed * 7 + st);
+        for (const tc::Access& a : p.statements[st].reads)
+          if (p.tensors[size_t(a.tensor)].role == tc::TensorRole::Input)
+            inputs[size_t(a.tensor)] = r[size_t(a.tensor)];
+      }
+      const ref::TensorData whole = ref::interpret(p, inputs);
+      ref::TensorData held = inputs; // what memory holds as the stages run
+      for (const workload::Stage& s : workload::chainStages(p, nullptr)) {
+        ref::TensorData in(s.program.tensors.size());
+        for (size_t t = 0; t < s.program.tensors.size(); ++t)
+          if (s.program.tensors[t].role == tc::TensorRole::Input)
+            in[t] = held[size_t(s.tensorOf[t])];
+        const ref::TensorData out = ref::interpret(s.program, in);
+        for (size_t t = 0; t < s.program.tensors.size(); ++t)
+          if (s.program.tensors[t].role == tc::TensorRole::Output)
+            held[size_t(s.tensorOf[t])] = out[t];
+      }
+      for (size_t t = 0; t < p.tensors.size(); ++t) {
+        if (p.tensors[t].role != tc::TensorRole::Output) continue;
+        EXPECT_EQ(held[t], whole[t]) << p.name << " " << p.tensors[t].name << " seed " << seed;
+      }
+    }
+  }
+}
+
+TEST(Stages, WhatASequenceOfMemoryDesignsCannotBuildIsRefused) {
+  auto refusal = [](const char* text) {
+    const tc::Program p = analyzeText(text);
+    try {
+      workload::chainStages(p, nullptr);
+    } catch (const Unsupported& e) {
+      return e.diag().message;
+    }
+    return std::string("<no refusal>");
+  };
+  EXPECT_NE(refusal(R"(def f(int8(4,4) A, int8(4,4) B) -> (C) {
+      T(i,j) = A(i,j) * 2
+      C(i,j) +=! T(i,k) * B(k,j)
+    })")
+                .find("S0 (T(i, j) = A(i, j) * 2) has no contraction before it"),
+            std::string::npos);
+  // H stays inside the first stage (its epilogue turns it into R), but the second reads it.
+  EXPECT_NE(refusal(R"(def f(int8(4,4) A, int8(4,4) B) -> (C) {
+      H(i,j) +=! A(i,k) * B(k,j)
+      R(i,j) = max(H(i,j), 0)
+      C(i,j) +=! R(i,k) * H(k,j)
+    })")
+                .find("S2 reads H, which stays inside an earlier stage (statements S0..S1)"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"(def f(int8(4,4) A, int8(4,4) B) -> (H, C) {
+      H(i,j) +=! A(i,k) * B(k,j)
+      R(i,j) = max(H(i,j), 0)
+      C(i,j) +=! R(i,k) * B(k,j)
+    })")
+                .find("S0 writes the program output H inside a stage"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"(def f(int8(4,4) A, int8(4,4) B) -> (C) {
+      C(i,j) +=! A(i,k) * B(k,j)
+      C(i,j) +=! A(i,k) * B(k,j)
+    })")
+                .find("S1 writes C, which an earlier stage wrote"),
+            std::string::npos);
+}
+
+// Each stage's rank-1 design (fewest cycles) with the memory system, as the CLI chooses them.
+std::vector<emit::ChainStageDesign> stageDesigns(const tc::Program& p, const dse::MemorySystem& m) {
+  std::vector<emit::ChainStageDesign> out;
+  for (workload::Stage& st : workload::chainStages(p, nullptr)) {
+    emit::ChainStageDesign d;
+    d.program = st.program;
+    d.statement = st.workload.statement;
+    d.view = dataflow::viewStatement(d.program, d.statement);
+    d.options.constraints.arrays = {{4, 4}};
+    d.options.constraints.bufferBytes = 1024;
+    for (const dataflow::AccessView& a : d.view.accesses)
+      d.options.constraints.elementBits.push_back(a.elementBits);
+    d.options.constraints.memory = m;
+    if (st.workload.epilogue) {
+      d.options.constraints.memory = dse::withEpilogue(m, *st.workload.epilogue);
+      d.options.epilogue = st.workload.epilogue;
+    }
+    const dse::ExploreResult r = dse::explore(d.view, d.options);
+    EXPECT_FALSE(r.points.empty());
+    d.point = r.points.front();
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+TEST(ChainPlan, TensorsRegistersAndCyclesOfTheMlpBlock) {
+  const tc::Program p = withSizes(kMlp, {{"M", 8}, {"K", 12}, {"N", 8}, {"P", 6}});
+  const dse::MemorySystem mem{8, 20, 2048};
+  const std::vector<emit::ChainStageDesign> s = stageDesigns(p, mem);
+  ASSERT_EQ(s.size(), 2u);
+  const arch::AxiOptions o = arch::axiOptions(mem);
+  const arch::ChainPlan c = emit::chainDesignPlan(p, s, "mlp_x", o.busBytes);
+  std::vector<std::string> regs;
+  for (const arch::ChainTensor& t : c.tensors)
+    regs.push_back(t.tensor.name + ":" + arch::toString(t.role) + ":" +
+                   std::to_string(t.tensor.bits));
+  EXPECT_EQ(regs, (std::vector<std::string>{"Y:output:32", "R:intermediate:32", "X:input:8",
+                                            "W1:input:8", "b:input:32", "W2:input:8"}));
+  // Stage 0 moves R (its epilogue's result), X, W1, then b; stage 1 Y, R, W2.
+  EXPECT_EQ(c.stages[0].registers, (std::vector<size_t>{1, 2, 3, 4}));
+  EXPECT_EQ(c.stages[1].registers, (std::vector<size_t>{0, 1, 5}));
+  EXPECT_EQ(c.stages[0].plan.core.name, "mlp_x_s0");
+  // The cycles: each stage's own at the bases it is given, plus one between them, wherever the
+  // tensors lie.
+  for (uint64_t shift : {0u, 4u, 12u}) {
+    std::vector<uint64_t> bases;
+    for (size_t r = 0; r < c.tensors.size(); ++r)
+      bases.push_back(8192 * (r + 1) + shift * r);
+    const arch::ChainTiming t = arch::chainTiming(c, o, bases);
+    const int64_t s0 = arch::memoryTiming(c.stages[0].plan, o, s[0].options.constraints.memory,
+                                          {bases[1], bases[2], bases[3], bases[4]})
+                           .cycles;
+    const int64_t s1 =
+        arch::memoryTiming(c.stages[1].plan, o, mem, {bases[0], bases[1], bases[5]}).cycles;
+    EXPECT_EQ(t.cycles, s0 + s1 + arch::kChainHandoff);
+    EXPECT_EQ(t.stages[0].cycles, s0);
+  }
+}
+
+} // namespace
+} // namespace rubick
