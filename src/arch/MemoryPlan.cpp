@@ -36,9 +36,6 @@ dataflow::Dataflow tileDataflow(const dataflow::Dataflow& d, const dataflow::Sta
 
 std::string memoryBuildProblem(const dataflow::StatementView& v,
                                const std::vector<int64_t>& elementBits) {
-  if (v.fold != dataflow::Fold::Sum)
-    return "a maximum or minimum reduction with an external memory is not built yet; without "
-           "--mem-bandwidth the design is built";
   if (v.accumulates)
     return "'+=' with an external memory (the DMA loading the output's start values) is not "
            "built yet; without --mem-bandwidth the design is built";
@@ -107,10 +104,11 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
     }
   m.core = makePlan(tileProg, tileView, m.dataflow, entries, elementBits, name, bufferRecurs);
   // Partial sums that span buffer tiles (kept in the banks or reloaded) add up the whole
-  // reduction, not one tile's: the accumulator needs the whole statement's width.
+  // reduction, not one tile's: the accumulator needs the whole statement's width. (A maximum or
+  // minimum keeps the output's width whatever it spans: makePlan's.)
   const std::vector<int64_t> inBits(elementBits.begin() + 1, elementBits.end());
   const int64_t accumulator = dse::accumulatorBits(v, inBits);
-  if (accumulator > m.core.accumulatorBits) {
+  if (v.fold == dataflow::Fold::Sum && accumulator > m.core.accumulatorBits) {
     m.core.accumulatorBits = accumulator;
     for (TensorPlan& t : m.core.tensors)
       if (t.output) t.wireBits = accumulator;
