@@ -7,7 +7,9 @@
 //   a contraction, then elementwise ones  Epilogue   the contraction's designs with the epilogue
 //                                                    on the output's way to memory (dse/Epilogue.h)
 //   the attention form                    Attention  the fused pipeline (attn/)
-//   any other chain (explore, a memory)   Chain      fusion groups (dse/Chain.h; explore only)
+//   any other chain (with a memory)       Chain      explore: fusion groups (dse/Chain.h);
+//                                                    emit, verify: its stages in turn
+//                                                    (workload/Stages.h, emit/Chain.h)
 
 #include "rubick/attn/AttentionForm.h"
 #include "rubick/dse/Epilogue.h"
@@ -37,8 +39,8 @@ size_t pickStatement(const tc::Program& prog, const std::string& stmt);
 
 /// What `prog` is. `stmt` is --stmt (one statement alone); `chains` says whether a program of
 /// several statements that is neither an epilogue nor attention may be taken as a chain (asked
-/// only for such a program: explore with a memory system). Throws rubick::Error when it is
-/// none of these, with the attention form's reason, pointing into `file` when given.
+/// only for such a program: the commands say yes with a memory system). Throws rubick::Error when
+/// it is none of these, with the attention form's reason, pointing into `file` when given.
 Workload recogniseWorkload(const tc::Program& prog, const std::string& stmt,
                            const std::function<bool()>& chains,
                            const std::shared_ptr<const SourceFile>& file);
