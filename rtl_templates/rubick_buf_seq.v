@@ -7,17 +7,18 @@
 //   run_start(t, s) = s == 0 or a loop i with DEP[t][i] has another index than at s-1
 //   run_end(t, s)   = s == N-1 or a loop i with DEP[t][i] has another index at s+1
 //   first_visit(t, s) = every loop i with RED[t][i] has index 0 at s
-//   load(t, s)  = run_start && (!OUT[t] || !first_visit)   (inputs; outputs' partial sums)
-//   acc_zero(t, s) = OUT[t] && run_start && first_visit    (the core starts from 0)
+//   load(t, s)  = run_start && (!OUT[t] || ACC[t] || !first_visit)
+//                 (inputs; outputs' partial sums; an ACC output's start values)
+//   acc_zero(t, s) = OUT[t] && !ACC[t] && run_start && first_visit   (the core starts from 0)
 //   store(t, s) = OUT[t] && run_end
 // Phase k (k = -1 .. N): the core computes step k (0 <= k < N); the loads of step k+1 run one
 // after the other in ascending t on one read channel; the stores of step k-1 likewise on one
 // write channel, concurrently; a tensor stored and loaded in the same phase (an output
-// revisited after a run of one step: the same bank half) is loaded only after its store's done,
-// and the loads after it wait with it (ascending order). half[t] is 1 in phase -1 and toggles
-// at the start of phase k (0 <= k <= N) when run_start(t, k) (run_start(t, N) = 1); the DMA
-// of tensor t uses ~half[t] (a late tensor's: half[t], below). acc_zero[t] is acc_zero(t, k) in
-// phase k (0 outside 0..N-1).
+// revisited, or ACC, after a run of one step: the same bank half) is loaded only after its
+// store's done, and the loads after it wait with it (ascending order). half[t] is 1 in phase -1
+// and toggles at the start of phase k (0 <= k <= N) when run_start(t, k) (run_start(t, N) = 1);
+// the DMA of tensor t uses ~half[t] (a late tensor's: half[t], below). acc_zero[t] is
+// acc_zero(t, k) in phase k (0 outside 0..N-1).
 // Late tensors (LATE[t] = 1; inputs only): an epilogue operand of an output's shape (e.g. a
 // residual R(i,j) read while the output's tile is stored), with the output's DEP. Its load of
 // step s (load(t, s) as for any input) runs in phase s, not s-1, with step s's ld_addr, ld_rows
@@ -83,6 +84,9 @@
 //             With a row loop of EXT e: (e - 1) * ROWS < TROWS <= e * ROWS; without one:
 //             TROWS <= ROWS (the same for columns). Violations fail elaboration on purpose.
 //   LATE      NT bits: bit t set for a late tensor (above); set on an output: elaboration fails
+//   ACC       NT bits: bit t set for an output computed with `+=` (its values in memory are its
+//             start values): loaded at every run start, the first visit included, like a reload
+//             (same ordering), never acc_zero; set on an input: elaboration fails
 //   CHAIN     1: chained core runs (above); 0: core_next is ignored
 // Ports, per tensor t: base[t*ADDR_W +: ADDR_W], ld_addr/st_addr the same, ld_rows, ld_cols,
 // st_rows, st_cols [t*DIM_W +: DIM_W], st_row0, st_col0 [t*32 +: 32] (row0/col0 of the stored
@@ -100,6 +104,7 @@ module rubick_buf_seq #(
   parameter [NT*NL-1:0] DEP = {(NT*NL){1'b0}},
   parameter [NT*NL-1:0] RED = {(NT*NL){1'b0}},
   parameter [NT-1:0] LATE = {NT{1'b0}},
+  parameter [NT-1:0] ACC = {NT{1'b0}},
   parameter [NT*32-1:0] ROW_LOOP = {NT{32'hFFFFFFFF}},
   parameter [NT*32-1:0] COL_LOOP = {NT{32'hFFFFFFFF}},
   parameter [NT*32-1:0] ROWS = {NT{32'd1}},
@@ -293,6 +298,7 @@ module rubick_buf_seq #(
     for (t = 0; t < NT; t = t + 1) begin : g_t
       localparam IS_OUT = OUT[t];
       localparam IS_LATE = LATE[t];
+      localparam IS_ACC = ACC[t];
       localparam [NL-1:0] DEPV = DEP[t*NL+:NL];
       localparam [NL-1:0] REDV = RED[t*NL+:NL];
       localparam [31:0] RL = ROW_LOOP[t*32+:32];
@@ -323,14 +329,18 @@ module rubick_buf_seq #(
       if (IS_OUT && IS_LATE) begin : g_bad_late
         rubick_buf_seq_parameter_LATE_must_be_0_for_outputs u_error ();
       end
+      if (!IS_OUT && IS_ACC) begin : g_bad_acc
+        rubick_buf_seq_parameter_ACC_must_be_0_for_inputs u_error ();
+      end
 
       // The record of the head's step for tensor t.
       wire rs = all_zero | (|(chg_in & DEPV));
       wire re = all_last | (|(chg_out & DEPV));
       wire fv = &(at_zero | ~REDV);
       assign h_rs[t]   = rs;
-      assign h_load[t] = rs & (~IS_OUT | ~fv);
-      assign h_az[t]   = IS_OUT & rs & fv;
+      // ACC: the start values come from memory on the first visit too, and the core adds to them.
+      assign h_load[t] = rs & (~IS_OUT | IS_ACC | ~fv);
+      assign h_az[t]   = IS_OUT & ~IS_ACC & rs & fv;
       assign h_st[t]   = IS_OUT & re;
 
       // Running offsets of the head's tile and its valid rows and columns.

@@ -14,11 +14,12 @@
 // holding the unit's block of every tensor (`pim.unit_offsets`), and its outputs are the units'
 // blocks added up. It puts every input tensor in memory row-major at its base address
 // (--bases, which verify varies per trial, some not aligned to the bus; else design.json's
-// timing.base_addresses), fills each output region with a pattern, allows writes only to the
-// output regions, writes the BASE registers over AXI4-Lite, starts with CTRL = 3 (start,
-// interrupt enable), waits for irq (with a cycle limit), reads STATUS and CYCLES, and compares
-// every output element with the expected value from the stimulus (computed by rubick's
-// reference model). It prints the first mismatches, every protocol violation the memory saw,
+// timing.base_addresses), fills each output region with a pattern (or with the start values
+// the stimulus gives an output that `+=` adds to), allows writes only to the output regions,
+// writes the BASE registers over AXI4-Lite, starts with CTRL = 3 (start, interrupt enable),
+// waits for irq (with a cycle limit), reads STATUS and CYCLES, and compares every output
+// element with the expected value from the stimulus (computed by rubick's reference model).
+// It prints the first mismatches, every protocol violation the memory saw,
 // and one line
 //   RESULT PASS|FAIL mismatches=N elements=M measured=C predicted=P sim_cycles=S sim_seconds=T
 // where measured is the CYCLES register and predicted --predicted (the cycles for those bases)
@@ -287,14 +288,21 @@ int main(int argc, char** argv) {
       whole[t].shape = j["pim"]["shapes"][t].get<std::vector<int64_t>>();
     offsets = j["pim"]["unit_offsets"].get<std::vector<std::vector<std::vector<int64_t>>>>();
   }
+  std::vector<std::vector<int64_t>> initial; // per tensor: an output's start values (`+=`)
   {
     std::vector<size_t> counts;
     for (const Tensor& x : whole)
       counts.push_back(x.elements());
     std::vector<std::vector<int64_t>> values;
-    if (!rubick_sim::readStimulus(argv[2], counts, values)) return 2;
+    if (!rubick_sim::readStimulus(argv[2], counts, values, &initial)) return 2;
     for (size_t t = 0; t < ts.size(); ++t)
       whole[t].values = std::move(values[t]);
+    if (units > 1)
+      for (const std::vector<int64_t>& v : initial)
+        if (!v.empty()) {
+          std::fprintf(stderr, "stimulus: start values on several PIM units are not supported\n");
+          return 2;
+        }
   }
   // The whole tensor's row-major index of unit u's element e of tensor t.
   auto wholeIndex = [&](unsigned u, size_t t, uint64_t e) {
@@ -366,10 +374,12 @@ int main(int argc, char** argv) {
       const Tensor& x = ts[t];
       const unsigned eb = x.bytes();
       if (x.output) {
-        // A pattern, so that an element the design never writes cannot pass by chance of zeros.
+        // Its start values (`+=`, which the design loads and adds to), or else a pattern, so
+        // that an element the design never writes cannot pass by chance of zeros.
         for (uint64_t e = 0; e < x.elements(); ++e)
           for (unsigned b = 0; b < eb; ++b) {
-            const uint8_t v = uint8_t(0xa5 ^ (e * 29 + b + u));
+            const uint8_t v = initial[t].empty() ? uint8_t(0xa5 ^ (e * 29 + b + u))
+                                                 : uint8_t(uint64_t(initial[t][e]) >> (8 * b));
             mem.store(x.address(e) + b, &v, 1);
           }
         for (uint64_t r = 0; r < x.rows(); ++r)

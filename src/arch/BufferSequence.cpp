@@ -7,7 +7,7 @@
 namespace rubick::arch {
 
 bool SequencedTensor::loads() const {
-  return !out || std::find(red.begin(), red.end(), 1) != red.end();
+  return !out || acc || std::find(red.begin(), red.end(), 1) != red.end();
 }
 
 SequencerConfig sequencerConfig(const MemoryPlan& m) {
@@ -38,6 +38,7 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
                                     "two dimensions and whole bytes");
     SequencedTensor s;
     s.out = tp.output;
+    s.acc = x.startValues;
     s.dep.assign(nl, 0);
     s.red.assign(nl, 0);
     for (size_t i = 0; i < order.size(); ++i) {
@@ -61,6 +62,7 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
     if (o.operand.full()) {
       s = c.tensors.front(); // the output's
       s.out = false;
+      s.acc = false; // an input (ACC on an input fails elaboration)
       s.red.assign(nl, 0);
       s.late = true;
     } else {
@@ -108,11 +110,14 @@ public:
       if (c_.tensors[t].red[i] && at(s, int(i)) != 0) return false;
     return true;
   }
+  // acc: the first visit loads the start values too, and the core never starts from zero.
   bool load(size_t t, int64_t s) const {
-    return runStart(t, s) && (!c_.tensors[t].out || !firstVisit(t, s));
+    const SequencedTensor& x = c_.tensors[t];
+    return runStart(t, s) && (!x.out || x.acc || !firstVisit(t, s));
   }
   bool accZero(size_t t, int64_t s) const {
-    return c_.tensors[t].out && runStart(t, s) && firstVisit(t, s);
+    const SequencedTensor& x = c_.tensors[t];
+    return x.out && !x.acc && runStart(t, s) && firstVisit(t, s);
   }
   bool store(size_t t, int64_t s) const { return c_.tensors[t].out && runEnd(t, s); }
 

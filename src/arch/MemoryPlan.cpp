@@ -36,9 +36,6 @@ dataflow::Dataflow tileDataflow(const dataflow::Dataflow& d, const dataflow::Sta
 
 std::string memoryBuildProblem(const dataflow::StatementView& v,
                                const std::vector<int64_t>& elementBits) {
-  if (v.accumulates)
-    return "'+=' with an external memory (the DMA loading the output's start values) is not "
-           "built yet; without --mem-bandwidth the design is built";
   for (size_t i = 0; i < v.accesses.size(); ++i) {
     const dataflow::AccessView& a = v.accesses[i];
     const int64_t bits = i < elementBits.size() ? elementBits[i] : 8;
@@ -142,6 +139,9 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
       x.revisits.push_back(r);
       x.reload |= r;
     }
+    // `+=`: the output's start values come from memory on every first visit too.
+    x.startValues = v.accesses[i].write && v.accumulates;
+    x.reload |= x.startValues;
     m.tensors.push_back(std::move(x));
   }
   // Chained runs as the explorer chose them, where they are safe (dse/Memory.h): overlapping

@@ -95,6 +95,12 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
     (write ? pr.outLast : pr.in0) += write ? transfer(a, allLast, false) : transfer(a, 0, true);
     (write ? pr.writeBeats : pr.readBeats)[a] += b;
     pr.busBeats += b;
+    if (write && v.accumulates) { // `+=`: the first tile's start values come in first
+      const int64_t b0 = beats(a, 0);
+      pr.in0 += transfer(a, 0, true);
+      pr.readBeats[a] += b0;
+      pr.busBeats += b0;
+    }
   }
   pr.fullTiles = detail::arrayTiles(*p_, full_);
 
@@ -173,8 +179,8 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
     for (size_t a = 0; a < accesses && jOut >= 0; ++a) {
       if (deepest_[a] < jOut) continue; // its tile does not change
       bool read = !v.accesses[a].write;
-      if (!read) { // partial sums written out before come back
-        read = !dep(a, order[size_t(jOut)]);
+      if (!read) { // partial sums written out before come back (with `+=` every tile's values)
+        read = v.accumulates || !dep(a, order[size_t(jOut)]);
         for (int i = 0; i < jOut && !read; ++i)
           read = !dep(a, order[size_t(i)]) && !classes[size_t(i)][pick[size_t(i)]].first;
       }

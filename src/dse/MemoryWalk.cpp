@@ -55,7 +55,10 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
         if (changed) load[s][a] = 1, m.tensors[a].readBytes += b * beatBytes;
         continue;
       }
-      if (changed && !visited[a].insert(key(a, tiles[s])).second)
+      // Partial sums written out before come back; with `+=` its start values on the first
+      // visit too.
+      const bool seen = !visited[a].insert(key(a, tiles[s])).second;
+      if (changed && (seen || v.accumulates))
         load[s][a] = 1, m.tensors[a].readBytes += b * beatBytes;
       if (leaves) store[s][a] = 1, m.tensors[a].writeBytes += b * beatBytes;
     }

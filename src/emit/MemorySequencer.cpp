@@ -40,13 +40,15 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
   const arch::SequencerConfig c = arch::sequencerConfig(m);
   const std::vector<int64_t>& ext = c.ext;
   const size_t nl = ext.size(), nt = c.tensors.size();
-  std::vector<char> out(nt), late(nt), dep(nt * nl, 0), red(nt * nl, 0);
+  std::vector<char> out(nt), late(nt), acc(nt, 0), dep(nt * nl, 0), red(nt * nl, 0);
   std::vector<int64_t> rowLoop, colLoop, rows, cols, trows, tcols, ebytes;
   int64_t dimMax = 1;
   for (size_t t = 0; t < nt; ++t) {
     const arch::SequencedTensor& x = c.tensors[t];
     out[t] = x.out;
     late[t] = x.late;
+    // `+=`: the output's start values are loaded (sequencerConfig: acc = startValues).
+    if (t < m.tensors.size()) acc[t] = m.tensors[t].startValues;
     for (size_t i = 0; i < nl; ++i) {
       dep[t * nl + i] = x.dep[i];
       red[t * nl + i] = x.red[i];
@@ -83,6 +85,7 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
      << "    .TROWS(" << fields32(trows) << "), .TCOLS(" << fields32(tcols) << "), .EBYTES("
      << fields32(ebytes) << ")" << (c.chain ? ", .CHAIN(1)" : "")
      << (std::find(late.begin(), late.end(), 1) != late.end() ? ", .LATE(" + bits(late) + ")" : "")
+     << (std::find(acc.begin(), acc.end(), 1) != acc.end() ? ", .ACC(" + bits(acc) + ")" : "")
      << ") seq (\n"
      << "    .clk(aclk), .rst(!aresetn), .start(start), .busy(seq_busy), .done(seq_done), "
         ".base(seq_base),\n"

@@ -1,6 +1,7 @@
 // Test top for rubick_buf_seq: one instance per configuration, each with its own ports. The
 // configurations are listed again in test_rubick_buf_seq.cpp (tensors in order, loops by their
-// position in the order, 0 outermost). c10 .. c15 have late tensors (LATE).
+// position in the order, 0 outermost). c10 .. c15 have late tensors (LATE), c16 .. c18 `+=`
+// outputs (ACC).
 `default_nettype none
 
 module tb_rubick_buf_seq (
@@ -356,7 +357,73 @@ module tb_rubick_buf_seq (
   output wire [11:0] c15_st_rows,
   output wire [11:0] c15_st_cols,
   output wire [127:0] c15_st_row0,
-  output wire [127:0] c15_st_col0
+  output wire [127:0] c15_st_col0,
+  input  wire c16_rst,
+  input  wire c16_start,
+  output wire c16_busy,
+  output wire c16_done,
+  input  wire [95:0] c16_base,
+  output wire c16_core_start,
+  input  wire c16_core_done,
+  input  wire c16_core_next,
+  output wire [2:0] c16_half,
+  output wire [2:0] c16_acc_zero,
+  output wire [2:0] c16_ld_start,
+  input  wire [2:0] c16_ld_done,
+  output wire [95:0] c16_ld_addr,
+  output wire [14:0] c16_ld_rows,
+  output wire [14:0] c16_ld_cols,
+  output wire [2:0] c16_st_start,
+  input  wire [2:0] c16_st_done,
+  output wire [95:0] c16_st_addr,
+  output wire [14:0] c16_st_rows,
+  output wire [14:0] c16_st_cols,
+  output wire [95:0] c16_st_row0,
+  output wire [95:0] c16_st_col0,
+  input  wire c17_rst,
+  input  wire c17_start,
+  output wire c17_busy,
+  output wire c17_done,
+  input  wire [119:0] c17_base,
+  output wire c17_core_start,
+  input  wire c17_core_done,
+  input  wire c17_core_next,
+  output wire [2:0] c17_half,
+  output wire [2:0] c17_acc_zero,
+  output wire [2:0] c17_ld_start,
+  input  wire [2:0] c17_ld_done,
+  output wire [119:0] c17_ld_addr,
+  output wire [8:0] c17_ld_rows,
+  output wire [8:0] c17_ld_cols,
+  output wire [2:0] c17_st_start,
+  input  wire [2:0] c17_st_done,
+  output wire [119:0] c17_st_addr,
+  output wire [8:0] c17_st_rows,
+  output wire [8:0] c17_st_cols,
+  output wire [95:0] c17_st_row0,
+  output wire [95:0] c17_st_col0,
+  input  wire c18_rst,
+  input  wire c18_start,
+  output wire c18_busy,
+  output wire c18_done,
+  input  wire [127:0] c18_base,
+  output wire c18_core_start,
+  input  wire c18_core_done,
+  input  wire c18_core_next,
+  output wire [3:0] c18_half,
+  output wire [3:0] c18_acc_zero,
+  output wire [3:0] c18_ld_start,
+  input  wire [3:0] c18_ld_done,
+  output wire [127:0] c18_ld_addr,
+  output wire [15:0] c18_ld_rows,
+  output wire [15:0] c18_ld_cols,
+  output wire [3:0] c18_st_start,
+  input  wire [3:0] c18_st_done,
+  output wire [127:0] c18_st_addr,
+  output wire [15:0] c18_st_rows,
+  output wire [15:0] c18_st_cols,
+  output wire [127:0] c18_st_row0,
+  output wire [127:0] c18_st_col0
 );
 
   // c0: GEMM C[i,j] += A[i,k] * B[k,j], order (i, j, k): C stays on chip across k.
@@ -1077,6 +1144,145 @@ module tb_rubick_buf_seq (
     .st_cols(c15_st_cols),
     .st_row0(c15_st_row0),
     .st_col0(c15_st_col0)
+  );
+
+  // c16: c0 with `+=` (ACC on C): C's start values loaded once per (i, j), at its run start
+  //   (the first and only visit), stored at its run end; acc_zero never.
+  //   tensors: A, B, C
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(3),
+    .ADDR_W(32),
+    .DIM_W(5),
+    .EXT({32'd3, 32'd3, 32'd3}),
+    .OUT(3'b100),
+    .DEP(9'b011110101),
+    .RED(9'b000000000),
+    .ACC(3'b100),
+    .ROW_LOOP({32'd0, 32'd2, 32'd0}),
+    .COL_LOOP({32'd1, 32'd1, 32'd2}),
+    .ROWS({32'd4, 32'd4, 32'd4}),
+    .COLS({32'd3, 32'd3, 32'd4}),
+    .TROWS({32'd10, 32'd9, 32'd10}),
+    .TCOLS({32'd7, 32'd7, 32'd9}),
+    .EBYTES({32'd4, 32'd1, 32'd1})
+  ) u_c16 (
+    .clk(clk),
+    .rst(c16_rst),
+    .start(c16_start),
+    .busy(c16_busy),
+    .done(c16_done),
+    .base(c16_base),
+    .core_start(c16_core_start),
+    .core_done(c16_core_done),
+    .core_next(c16_core_next),
+    .half(c16_half),
+    .acc_zero(c16_acc_zero),
+    .ld_start(c16_ld_start),
+    .ld_done(c16_ld_done),
+    .ld_addr(c16_ld_addr),
+    .ld_rows(c16_ld_rows),
+    .ld_cols(c16_ld_cols),
+    .st_start(c16_st_start),
+    .st_done(c16_st_done),
+    .st_addr(c16_st_addr),
+    .st_rows(c16_st_rows),
+    .st_cols(c16_st_cols),
+    .st_row0(c16_st_row0),
+    .st_col0(c16_st_col0)
+  );
+
+  // c17: c1 with `+=` (ACC on C, RED k): C loaded at every step (runs of one step), the first
+  //   visits (k = 0) included, after its store when both fall in one phase.
+  //   tensors: C, A, B
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(3),
+    .ADDR_W(40),
+    .DIM_W(3),
+    .EXT({32'd3, 32'd3, 32'd3}),
+    .OUT(3'b001),
+    .DEP(9'b101011110),
+    .RED(9'b000000001),
+    .ACC(3'b001),
+    .ROW_LOOP({32'd0, 32'd1, 32'd1}),
+    .COL_LOOP({32'd2, 32'd0, 32'd2}),
+    .ROWS({32'd4, 32'd4, 32'd4}),
+    .COLS({32'd3, 32'd4, 32'd3}),
+    .TROWS({32'd9, 32'd10, 32'd10}),
+    .TCOLS({32'd7, 32'd9, 32'd7}),
+    .EBYTES({32'd1, 32'd1, 32'd4})
+  ) u_c17 (
+    .clk(clk),
+    .rst(c17_rst),
+    .start(c17_start),
+    .busy(c17_busy),
+    .done(c17_done),
+    .base(c17_base),
+    .core_start(c17_core_start),
+    .core_done(c17_core_done),
+    .core_next(c17_core_next),
+    .half(c17_half),
+    .acc_zero(c17_acc_zero),
+    .ld_start(c17_ld_start),
+    .ld_done(c17_ld_done),
+    .ld_addr(c17_ld_addr),
+    .ld_rows(c17_ld_rows),
+    .ld_cols(c17_ld_cols),
+    .st_start(c17_st_start),
+    .st_done(c17_st_done),
+    .st_addr(c17_st_addr),
+    .st_rows(c17_st_rows),
+    .st_cols(c17_st_cols),
+    .st_row0(c17_st_row0),
+    .st_col0(c17_st_col0)
+  );
+
+  // c18: c9 (two outputs, (k, i, j), chained) with `+=` on C only: C loaded at every step, D
+  //   (no ACC) still starts from zero for k = 0 and is reloaded for k = 1.
+  //   tensors: D, C, A, B
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(4),
+    .ADDR_W(32),
+    .DIM_W(4),
+    .EXT({32'd3, 32'd3, 32'd2}),
+    .OUT(4'b0011),
+    .DEP(12'b101011110010),
+    .RED(12'b000000001001),
+    .ACC(4'b0010),
+    .ROW_LOOP({32'd0, 32'd1, 32'd1, 32'hffffffff}),
+    .COL_LOOP({32'd2, 32'd0, 32'd2, 32'd1}),
+    .ROWS({32'd5, 32'd4, 32'd4, 32'd1}),
+    .COLS({32'd3, 32'd5, 32'd3, 32'd4}),
+    .TROWS({32'd7, 32'd11, 32'd11, 32'd1}),
+    .TCOLS({32'd8, 32'd7, 32'd8, 32'd11}),
+    .CHAIN(1),
+    .EBYTES({32'd1, 32'd1, 32'd2, 32'd4})
+  ) u_c18 (
+    .clk(clk),
+    .rst(c18_rst),
+    .start(c18_start),
+    .busy(c18_busy),
+    .done(c18_done),
+    .base(c18_base),
+    .core_start(c18_core_start),
+    .core_done(c18_core_done),
+    .core_next(c18_core_next),
+    .half(c18_half),
+    .acc_zero(c18_acc_zero),
+    .ld_start(c18_ld_start),
+    .ld_done(c18_ld_done),
+    .ld_addr(c18_ld_addr),
+    .ld_rows(c18_ld_rows),
+    .ld_cols(c18_ld_cols),
+    .st_start(c18_st_start),
+    .st_done(c18_st_done),
+    .st_addr(c18_st_addr),
+    .st_rows(c18_st_rows),
+    .st_cols(c18_st_cols),
+    .st_row0(c18_st_row0),
+    .st_col0(c18_st_col0)
   );
 
 endmodule

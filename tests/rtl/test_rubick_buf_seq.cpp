@@ -29,6 +29,12 @@
 // s' of the same run is stored, the late tile was loaded before and half[t] is the complement
 // of the half current at its load (the half the late DMA wrote); and no late load writes a half
 // whose tile's store has not yet finished.
+// c16 .. c18 are c0, c1 and c9 with a `+=` output C (ACC: loaded at every run start, first visits
+// included, never acc_zero): C kept across k; C's partial sums reloaded (runs of one step, its
+// loads after its stores); chained, next to an output D without ACC. On the RTL's own pulses:
+// acc_zero of an ACC tensor is never 1, its loads of first visits (which only ACC makes) happen,
+// and each run starts exactly as many loads as the same configuration without ACC except for the
+// ACC tensor, which starts more.
 #include "Vtb_rubick_buf_seq.h"
 #include "rtl_test.h"
 #include "rubick/arch/BufferSequence.h"
@@ -52,6 +58,7 @@ struct Tensor {
   int rowLoop, colLoop;      // kNone: one tile in that dimension
   int64_t rows, cols, trows, tcols, ebytes;
   int lateFor = kNone; // a late tensor (LATE): the output whose stores read it
+  bool acc = false;    // an output computed with `+=` (ACC)
 };
 
 struct Config {
@@ -178,7 +185,38 @@ const Config kConfigs[] = {
       {"A", false, {0, 1}, {}, 1, 0, 4, 4, 10, 7, 1},
       {"B", false, {0, 2}, {}, 0, 2, 4, 3, 7, 5, 1}},
      true},
+    {"c16 GEMM (i,j,k) C +=",
+     {3, 3, 3},
+     32,
+     5,
+     {{"A", false, {0, 2}, {}, 0, 2, 4, 4, 10, 9, 1},
+      {"B", false, {2, 1}, {}, 2, 1, 4, 3, 9, 7, 1},
+      {"C", true, {0, 1}, {}, 0, 1, 4, 3, 10, 7, 4, kNone, true}}},
+    {"c17 GEMM (k,i,j) C +=, reloaded",
+     {3, 3, 3},
+     40,
+     3,
+     {{"C", true, {1, 2}, {0}, 1, 2, 4, 3, 10, 7, 4, kNone, true},
+      {"A", false, {0, 1}, {}, 1, 0, 4, 4, 10, 9, 1},
+      {"B", false, {0, 2}, {}, 0, 2, 4, 3, 9, 7, 1}}},
+    {"c18 two outputs (k,i,j) C +=, chained",
+     {2, 3, 3},
+     32,
+     4,
+     {{"D", true, {1}, {0}, kNone, 1, 1, 4, 1, 11, 4},
+      {"C", true, {1, 2}, {0}, 1, 2, 4, 3, 11, 8, 2, kNone, true},
+      {"A", false, {0, 1}, {}, 1, 0, 4, 5, 11, 7, 1},
+      {"B", false, {0, 2}, {}, 0, 2, 5, 3, 7, 8, 1}},
+     true},
 };
+
+// The ACC configurations, the same ones without ACC, and the loads per run ACC adds (by hand:
+// C's first visits, one per (i, j) tile: 9 in each).
+struct AccTwin {
+  const char *acc, *plain;
+  int64_t added;
+};
+const AccTwin kAccTwins[] = {{"c16", "c0", 9}, {"c17", "c1", 9}, {"c18", "c9", 9}};
 
 // ---- Reference model (from the specification).
 
@@ -258,11 +296,15 @@ public:
       if (at(s, i) != 0) return false;
     return true;
   }
+  // An ACC output loads its start values at every run start, the first visit included, and its
+  // core never starts from zero.
   bool load(int t, int64_t s) const {
-    return runStart(t, s) && (!c_.t[size_t(t)].out || !firstVisit(t, s));
+    const Tensor& x = c_.t[size_t(t)];
+    return runStart(t, s) && (!x.out || x.acc || !firstVisit(t, s));
   }
   bool accZero(int t, int64_t s) const {
-    return c_.t[size_t(t)].out && runStart(t, s) && firstVisit(t, s);
+    const Tensor& x = c_.t[size_t(t)];
+    return x.out && !x.acc && runStart(t, s) && firstVisit(t, s);
   }
   bool store(int t, int64_t s) const { return c_.t[size_t(t)].out && runEnd(t, s); }
 
@@ -310,6 +352,7 @@ public:
       t.tcols = x.tcols;
       t.ebytes = x.ebytes;
       t.late = x.lateFor != kNone;
+      t.acc = x.acc;
       lc.tensors.push_back(t);
     }
     auto kindOf = [](rubick::arch::SeqKind k) {
@@ -457,6 +500,9 @@ struct Bench {
   long cycle = 0;
   long checkedCycles = 0;
   long lateLoads = 0, lateStores = 0; // late transfers checked on the RTL's own pulses
+  long accFirstLoads = 0;             // ACC loads of first visits (none without ACC)
+  // Per configuration, the RTL's ld_start pulses per tensor in one whole run.
+  std::map<std::string, std::vector<int64_t>> runLoads{};
 
   [[noreturn]] void fail(const Config& c, int64_t rc, const std::string& what) {
     rtl::fail(kTest, cycle,
@@ -500,6 +546,11 @@ struct Bench {
     std::vector<Geo> ldHeld(static_cast<size_t>(nt)), stHeld(static_cast<size_t>(nt));
     std::vector<Idx> idxHeld(static_cast<size_t>(nt));
     std::map<std::pair<int, int>, int64_t> count;
+
+    uint64_t accMask = 0;
+    for (int t = 0; t < nt; ++t)
+      if (c.t[size_t(t)].acc) accMask |= uint64_t{1} << t;
+    std::vector<int64_t> loadsSeen(size_t(nt), 0);
 
     // Late tensors, checked on the RTL's own pulses, not the timeline: the phase from the
     // core_start pulses seen (phase N from the half toggle after the last one), the steps from
@@ -605,6 +656,8 @@ struct Bench {
       } else if (io.accZero() != 0) {
         fail(c, rc, "acc_zero while idle");
       }
+      // An ACC output always adds to the start values it loaded.
+      if (io.accZero() & accMask) fail(c, rc, "acc_zero of an ACC tensor");
 
       // Phases as the RTL shows them (for the late checks).
       if (io.coreStart())
@@ -645,7 +698,11 @@ struct Bench {
         const Geo lg = io.ldGeo(t), sg = io.stGeo(t);
         const Idx si = io.stIdx(t);
         const std::string name = c.t[size_t(t)].name;
+        const size_t ldNext = next[{kLoad, t}]; // the load that starts now, if one does
         if (int64_t d = check(kLoad, t, (io.ldStart() >> t) & 1, lg); d >= 0) {
+          ++loadsSeen[size_t(t)];
+          if (c.t[size_t(t)].acc && model.firstVisit(t, queue[{kLoad, t}][ldNext]->step))
+            ++accFirstLoads;
           ldDoneAt[size_t(t)] = d;
           ldHeld[size_t(t)] = lg;
           if (c.t[size_t(t)].lateFor != kNone) lateLoad(t, rc, d, lg);
@@ -683,6 +740,10 @@ struct Bench {
     for (int t = 0; t < nt; ++t)
       if (lateNext[size_t(t)] != lateSteps[size_t(t)].size())
         fail(c, e.done, std::string("late loads of ") + c.t[size_t(t)].name + " missing");
+    // Every whole run starts the same loads.
+    const std::string id = std::string(c.name).substr(0, std::string(c.name).find(' '));
+    if (!runLoads.count(id)) runLoads[id] = loadsSeen;
+    if (runLoads[id] != loadsSeen) fail(c, e.done, "another number of loads than the run before");
   }
 };
 
@@ -708,6 +769,9 @@ void checkModel(const Config& c, const Model& model) {
   // c7: D's runs are 3 steps (j innermost), C's one; both reloaded for k = 1.
   // c10: R once per (i, j); c11: R every step, C reloaded for k = 1; c12: A per i, B and R
   // every step; c14: r and q per i, A and x every step, y stored per i.
+  // c16: C (ACC) loaded at each of its 9 run starts (k = 0 of each (i, j)), where c0 loads none.
+  // c17: C (ACC) loaded at all 27 steps (runs of one step), c1's 18 reloads and the 9 first
+  // visits (k = 0). c18: C (ACC) at all 18 steps (c9: 9); D as in c9: 3 reloads, 3 from zero.
   const Want wants[] = {
       {"c0", 0, kLoad, 27},  {"c0", 1, kLoad, 27},  {"c0", 2, kLoad, 0},   {"c0", 2, kStore, 9},
       {"c0", 2, kCore, 9},   {"c1", 0, kLoad, 18},  {"c1", 0, kStore, 27}, {"c1", 0, kCore, 9},
@@ -721,12 +785,32 @@ void checkModel(const Config& c, const Model& model) {
       {"c10", 3, kLoad, 0},  {"c11", 1, kLoad, 12}, {"c11", 0, kLoad, 6},  {"c11", 0, kStore, 12},
       {"c12", 3, kLoad, 6},  {"c12", 0, kLoad, 2},  {"c12", 1, kLoad, 6},  {"c12", 2, kStore, 6},
       {"c14", 0, kLoad, 3},  {"c14", 4, kLoad, 3},  {"c14", 1, kLoad, 6},  {"c14", 2, kLoad, 6},
-      {"c14", 3, kStore, 3}};
+      {"c14", 3, kStore, 3}, {"c16", 2, kLoad, 9},  {"c16", 2, kStore, 9}, {"c16", 2, kCore, 0},
+      {"c16", 0, kLoad, 27}, {"c16", 1, kLoad, 27}, {"c17", 0, kLoad, 27}, {"c17", 0, kStore, 27},
+      {"c17", 0, kCore, 0},  {"c17", 1, kLoad, 9},  {"c17", 2, kLoad, 27}, {"c18", 0, kLoad, 3},
+      {"c18", 0, kCore, 3},  {"c18", 0, kStore, 6}, {"c18", 1, kLoad, 18}, {"c18", 1, kStore, 18},
+      {"c18", 1, kCore, 0},  {"c18", 2, kLoad, 6},  {"c18", 3, kLoad, 18}};
   for (const Want& w : wants)
     if (std::string(c.name).rfind(std::string(w.cfg) + " ", 0) == 0 && count(w.kind, w.t) != w.n)
       rtl::fail(kTest, 0,
                 std::string(c.name) + ": model counts " + std::to_string(count(w.kind, w.t)) +
                     " for a hand-derived " + std::to_string(w.n));
+  // ACC adds exactly the loads of the steps that start from zero without it.
+  Config plain = c;
+  for (Tensor& x : plain.t)
+    x.acc = false;
+  const Model pm(plain);
+  for (int t = 0; t < model.tensors(); ++t) {
+    int64_t added = 0, zeroed = 0;
+    for (int64_t s = 0; s < model.steps(); ++s) {
+      added += int64_t(model.load(t, s)) - int64_t(pm.load(t, s));
+      zeroed += pm.accZero(t, s);
+    }
+    if (added != (c.t[size_t(t)].acc ? zeroed : 0) || (c.t[size_t(t)].acc && zeroed == 0))
+      rtl::fail(kTest, 0,
+                std::string(c.name) + ": ACC adds " + std::to_string(added) + " loads of " +
+                    c.t[size_t(t)].name + " for " + std::to_string(zeroed) + " zero starts");
+  }
   // c0: A's tile (i = 1, k = 2) at step 1*9 + 0*3 + 2 = 11: rows 4..7, cols 8..8 of a 10 x 9
   // int8 tensor at base 1000: 1000 + 4 * 9 + 8.
   if (std::string(c.name).rfind("c0 ", 0) == 0 && !(model.geo(0, 11, 1000) == Geo{1044, 4, 1}))
@@ -751,7 +835,8 @@ int main(int argc, char** argv) {
   std::vector<Io> ios = {IO(c0, 32, 5),  IO(c1, 40, 3),  IO(c2, 32, 16), IO(c3, 64, 4),
                          IO(c4, 64, 6),  IO(c5, 16, 2),  IO(c6, 12, 2),  IO(c7, 32, 4),
                          IO(c8, 32, 5),  IO(c9, 32, 4),  IO(c10, 32, 5), IO(c11, 40, 3),
-                         IO(c12, 24, 4), IO(c13, 32, 5), IO(c14, 16, 4), IO(c15, 40, 3)};
+                         IO(c12, 24, 4), IO(c13, 32, 5), IO(c14, 16, 4), IO(c15, 40, 3),
+                         IO(c16, 32, 5), IO(c17, 40, 3), IO(c18, 32, 4)};
   Bench b{m, rng};
 
   m.clk = 0;
@@ -821,9 +906,25 @@ int main(int argc, char** argv) {
   if (conflicts == 0) rtl::fail(kTest, b.cycle, "no load waited for its store (test too weak)");
   if (b.lateLoads == 0 || b.lateStores == 0)
     rtl::fail(kTest, b.cycle, "no late load or store checked (test too weak)");
+  if (b.accFirstLoads == 0) rtl::fail(kTest, b.cycle, "no ACC load of a first visit (too weak)");
+  // On the RTL's own pulses: ACC adds its first visits to its tensor's loads per run, and
+  // changes no other tensor's loads.
+  for (const auto& [acc, twin, added] : kAccTwins) {
+    const std::vector<int64_t>&a = b.runLoads.at(acc), &o = b.runLoads.at(twin);
+    const Config* cfg = nullptr;
+    for (const Config& c : kConfigs)
+      if (std::string(c.name).rfind(std::string(acc) + " ", 0) == 0) cfg = &c;
+    if (!cfg || a.size() != o.size()) rtl::fail(kTest, b.cycle, std::string(acc) + ": no twin");
+    for (size_t t = 0; t < a.size(); ++t)
+      if (a[t] - o[t] != (cfg->t[t].acc ? added : 0))
+        rtl::fail(kTest, b.cycle,
+                  std::string(acc) + ": " + std::to_string(a[t]) + " loads of " + cfg->t[t].name +
+                      " per run, " + std::to_string(o[t]) + " in " + twin);
+  }
   std::printf("%s: OK (%zu configurations, %ld runs, %ld loads after their store, %ld late "
-              "loads and %ld stores reading them checked directly, %ld cycles)\n",
+              "loads and %ld stores reading them checked directly, %ld ACC loads of first "
+              "visits, %ld cycles)\n",
               kTest, std::size(kConfigs), runs, conflicts, b.lateLoads, b.lateStores,
-              b.checkedCycles);
+              b.accFirstLoads, b.checkedCycles);
   return 0;
 }

@@ -32,32 +32,61 @@ std::vector<DesignPoint> someDesigns(const dataflow::StatementView& v, size_t ev
 using test::expectSameMetrics;
 
 TEST(Memory, ClosedFormEqualsWalk) {
-  // Sizes that are not multiples of the array, so last tiles are short.
-  dataflow::StatementView v = dataflow::test::gemm(13, 10, 11);
-  std::mt19937 rng(7);
-  int checked = 0;
-  for (const DesignPoint& d : someDesigns(v, 97)) {
-    for (int trial = 0; trial < 12; ++trial) {
-      MemorySystem mem{int64_t(1) << (rng() % 5), int64_t(rng() % 30), 64};
-      // Chunk one time loop now and then, so array tiles cover part of the reduction.
-      dataflow::Dataflow df = d.dataflow;
-      for (size_t c = 0; c < df.k(); ++c)
-        if (df.s[0][c] == 0 && df.s[1][c] == 0 && rng() % 2)
-          df = chunked(v, df, df.inner[c].loop, 1 + int64_t(rng() % v.extent[df.inner[c].loop]));
-      MemoryProblem p = memoryProblem(v, df, d.entries, kBits, mem);
-      BufferTiling t;
-      for (size_t l = 0; l < v.extent.size(); ++l) {
-        const int64_t tiles = (v.extent[l] + p.arrayTile[l] - 1) / p.arrayTile[l];
-        t.size.push_back(p.arrayTile[l] * (1 + int64_t(rng() % tiles)));
-        if (t.size[l] < v.extent[l]) t.order.push_back(int(l));
+  // Sizes that are not multiples of the array, so last tiles are short; `C += A B` too (the
+  // output's start values loaded on every first visit).
+  for (bool accumulates : {false, true}) {
+    dataflow::StatementView v = dataflow::test::gemm(13, 10, 11);
+    v.accumulates = accumulates;
+    std::mt19937 rng(7);
+    int checked = 0;
+    for (const DesignPoint& d : someDesigns(v, 97)) {
+      for (int trial = 0; trial < 12; ++trial) {
+        MemorySystem mem{int64_t(1) << (rng() % 5), int64_t(rng() % 30), 64};
+        // Chunk one time loop now and then, so array tiles cover part of the reduction.
+        dataflow::Dataflow df = d.dataflow;
+        for (size_t c = 0; c < df.k(); ++c)
+          if (df.s[0][c] == 0 && df.s[1][c] == 0 && rng() % 2)
+            df = chunked(v, df, df.inner[c].loop, 1 + int64_t(rng() % v.extent[df.inner[c].loop]));
+        MemoryProblem p = memoryProblem(v, df, d.entries, kBits, mem);
+        BufferTiling t;
+        for (size_t l = 0; l < v.extent.size(); ++l) {
+          const int64_t tiles = (v.extent[l] + p.arrayTile[l] - 1) / p.arrayTile[l];
+          t.size.push_back(p.arrayTile[l] * (1 + int64_t(rng() % tiles)));
+          if (t.size[l] < v.extent[l]) t.order.push_back(int(l));
+        }
+        std::shuffle(t.order.begin(), t.order.end(), rng);
+        SCOPED_TRACE(toString(t, v));
+        expectSameMetrics(evaluateMemory(p, t), walkMemory(p, t));
+        ++checked;
       }
-      std::shuffle(t.order.begin(), t.order.end(), rng);
-      SCOPED_TRACE(toString(t, v));
-      expectSameMetrics(evaluateMemory(p, t), walkMemory(p, t));
-      ++checked;
     }
+    EXPECT_GT(checked, 50);
   }
-  EXPECT_GT(checked, 50);
+}
+
+TEST(Memory, AccumulateReadsEveryTileOfTheOutputOnce) {
+  // C += A B, GEMM 16^3 output-stationary on 4x4: every tile of C comes in (its start values or
+  // its partial sums) as often as it goes out.
+  dataflow::StatementView v = dataflow::test::gemm(16, 16, 16);
+  v.accumulates = true;
+  dataflow::Dataflow d =
+      dataflow::parseDataflowSpec("PE(i mod 4, j mod 4) | T(k, j / 4, i / 4)", v, 4, 4);
+  std::vector<ir::OrientedEntry> entries;
+  for (const dataflow::TensorDecomposition& td : dataflow::decompose(v, d).tensors)
+    entries.push_back(*td.entry);
+  const MemorySystem mem{4, 10, 64};
+  const MemoryProblem p = memoryProblem(v, d, entries, kBits, mem);
+  const MemoryMetrics m = evaluateMemory(p, BufferTiling{{8, 16, 16}, {0}});
+  EXPECT_EQ(m.tensors[0].readBytes, 16 * 16 * 4);
+  EXPECT_EQ(m.tensors[0].writeBytes, 16 * 16 * 4);
+  const MemoryProblem pc = memoryProblem(v, chunked(v, d, 2, 8), entries, kBits, mem);
+  const MemoryMetrics r = evaluateMemory(pc, BufferTiling{{8, 16, 8}, {2, 0}});
+  EXPECT_EQ(r.tensors[0].readBytes, 2 * 16 * 16 * 4); // both visits of every tile
+  EXPECT_EQ(r.tensors[0].writeBytes, 2 * 16 * 16 * 4);
+  // Without `+=` the first visits start from zero: a tile's first load is the difference.
+  v.accumulates = false;
+  const MemoryProblem plain = memoryProblem(v, d, entries, kBits, mem);
+  EXPECT_EQ(evaluateMemory(plain, BufferTiling{{8, 16, 16}, {0}}).tensors[0].readBytes, 0);
 }
 
 TEST(Memory, HandDerivedTraffic) {

@@ -23,7 +23,10 @@ struct SequencedTensor {
   // the half that is current then (half bit t, not its complement): its reader, started with the
   // output's store in phase s' + 1 (s' the run's last step), finds it in the other half.
   bool late = false;
-  bool loads() const; // an input, or an output whose partial sums come back (some red)
+  // `+=` (the sequencer's ACC; outputs only): every first visit loads the output's start
+  // values; acc_zero never.
+  bool acc = false;
+  bool loads() const; // an input, an output whose partial sums come back (some red), or acc
 };
 
 struct SequencerConfig {

@@ -31,7 +31,10 @@ struct TensorTransfer {
   std::vector<char> revisits;  // outputs, per position: a loop outside the innermost indexing
                                // one that does not index it, so its partial sums leave the chip
                                // and come back
-  bool reload = false;         // an output with some `revisits` position
+  bool reload = false;         // an output with some `revisits` position, or `startValues`
+  // `+=`: the output's values in memory are its start values, so every first visit of a tile
+  // loads it too (the sequencer's ACC) and the core adds to what it loaded, never to zero.
+  bool startValues = false;
 };
 
 /// An epilogue operand (dse/Epilogue.h). A vector is loaded whole, once, before the first
