@@ -5,6 +5,7 @@
 
 #include "NumberText.h"
 
+#include "rubick/dse/Metrics.h"
 #include "rubick/dse/Report.h"
 #include "rubick/support/Interrupt.h"
 
@@ -34,8 +35,11 @@ void appendField(std::string& out, const std::string& s) {
 }
 
 void appendHeader(std::string& out, const dataflow::StatementView& v, bool memory) {
-  out += "id,pareto,p,q,latency,tiles,tile_cycles,utilization,buffer_bytes,wires,area,energy,"
-         "max_fanout,max_fanin,ports,words_per_cycle,peak_words_per_cycle";
+  out += "id,pareto,p,q";
+  for (const MetricInfo* m : metricsShownBy(MetricWriter::Csv)) {
+    out += ',';
+    out += m->key;
+  }
   // With a memory system, the table's columns: what sets the pace, bus and compulsory bytes,
   // and the buffer tile.
   if (memory) out += ",bound,traffic_bytes,min_bytes,buffer_tile";
@@ -58,24 +62,17 @@ void appendRow(std::string& out, const dataflow::StatementView& v, const DesignP
     out += formatSignificant(x);
     out += ',';
   };
-  const Metrics& m = d.metrics;
   appendField(out, d.id);
   out += d.pareto ? ",1," : ",0,";
   integer(d.dataflow.p);
   integer(d.dataflow.q);
-  integer(m.latency);
-  integer(m.tiles);
-  integer(m.tileCycles);
-  real(m.utilization);
-  integer(m.bufferBytes);
-  integer(m.wires);
-  real(m.area);
-  real(m.energy);
-  integer(m.maxFanout);
-  integer(m.maxFanin);
-  integer(m.ports);
-  real(m.wordsPerCycle);
-  integer(m.peakWordsPerCycle);
+  for (const MetricInfo* metric : metricsShownBy(MetricWriter::Csv)) {
+    const MetricValue x = metric->read(d.metrics);
+    if (x.real)
+      real(x.number);
+    else
+      integer(x.integer);
+  }
   if (memory) {
     out += d.memory.memoryBound ? "memory," : "compute,";
     integer(d.memory.busBytes);

@@ -15,20 +15,6 @@ using namespace detail;
 using dataflow::Dataflow;
 using dataflow::StatementView;
 
-const char* toString(Objective o) {
-  switch (o) {
-  case Objective::Latency:
-    return "latency";
-  case Objective::Wires:
-    return "wires";
-  case Objective::Area:
-    return "area";
-  case Objective::Buffer:
-    return "buffer";
-  }
-  return "?";
-}
-
 std::string ExploreResult::mostRestrictive() const {
   std::pair<size_t, std::string> best{0, "none"};
   auto consider = [&](size_t n, const char* what) {

@@ -182,16 +182,8 @@ void runParallel(size_t n, const ExploreOptions& o, const std::function<void(siz
   if (failure) std::rethrow_exception(failure);
 }
 
-std::tuple<double, int64_t, int64_t, int64_t, double> metricKey(const Metrics& m, Objective o) {
-  double primary = o == Objective::Latency ? double(m.latency)
-                   : o == Objective::Wires ? double(m.wires)
-                   : o == Objective::Area  ? m.area
-                                           : double(m.bufferBytes);
-  return std::make_tuple(primary, m.latency, m.wires, m.bufferBytes, m.area);
-}
-
 bool better(const DesignPoint& a, const DesignPoint& b, Objective o) {
-  auto ka = metricKey(a.metrics, o), kb = metricKey(b.metrics, o);
+  const RankKey ka = rankKey(a.metrics, o), kb = rankKey(b.metrics, o);
   if (ka != kb) return ka < kb;
   if (a.id != b.id) return a.id < b.id;
   return a.order < b.order;
@@ -210,7 +202,7 @@ void Collector::add(size_t index, Batch&& b) {
     // The batch's best N by metrics alone (with every tie at the boundary: IDs break ties).
     std::vector<char> keep(ps.size(), 1);
     if (!o_.onDesign && ps.size() > o_.keepBest) {
-      auto key = [&](size_t i) { return metricKey(ps[i].metrics, o_.objective); };
+      auto key = [&](size_t i) { return rankKey(ps[i].metrics, o_.objective); };
       std::vector<size_t> idx(ps.size());
       for (size_t i = 0; i < idx.size(); ++i)
         idx[i] = i;

@@ -10,7 +10,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <vector>
 
 namespace rubick::dse::detail {
@@ -84,11 +83,8 @@ private:
   std::vector<ParetoKey> frontKeys_;
 };
 
-/// The objective's metric, then the other metrics: what `better` compares before the id.
-std::tuple<double, int64_t, int64_t, int64_t, double> metricKey(const Metrics& m, Objective o);
-
-/// Strict total order of designs by the objective, then the other metrics, the id and the
-/// search order.
+/// Strict total order of designs by rankKey (the objective's metric, then the tie-break
+/// metrics of kMetrics), then the id and the search order.
 bool better(const DesignPoint& a, const DesignPoint& b, Objective o);
 
 /// One representative of a matrix and its time reversal (same metrics by symmetry), with its

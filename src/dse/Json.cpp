@@ -11,6 +11,7 @@
 #include "NumberText.h"
 
 #include "rubick/dataflow/Decompose.h"
+#include "rubick/dse/Metrics.h"
 #include "rubick/dse/Report.h"
 #include "rubick/linalg/AffineText.h"
 
@@ -99,22 +100,12 @@ Json tensorMetricsJson(const TensorMetrics& t) {
 }
 
 Json metricsJson(const Metrics& m) {
-  return Json{{"latency", m.latency},
-              {"tiles", m.tiles},
-              {"tile_cycles", m.tileCycles},
-              {"tile_interval", m.interval},
-              {"macs", m.macs},
-              {"utilization", number(m.utilization)},
-              {"accumulator_bits", m.accumulatorBits},
-              {"buffer_bytes", m.bufferBytes},
-              {"peak_words_per_cycle", m.peakWordsPerCycle},
-              {"words_per_cycle", number(m.wordsPerCycle)},
-              {"max_fanout", m.maxFanout},
-              {"max_fanin", m.maxFanin},
-              {"ports", m.ports},
-              {"wires", m.wires},
-              {"area", number(m.area)},
-              {"energy", number(m.energy)}};
+  Json j = Json::object();
+  for (const MetricInfo* metric : metricsShownBy(MetricWriter::Json)) {
+    const MetricValue x = metric->read(m);
+    j[metric->key] = x.real ? number(x.number) : Json(x.integer);
+  }
+  return j;
 }
 
 Json memoryJson(const dataflow::StatementView& v, const DesignPoint& pt) {

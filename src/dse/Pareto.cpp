@@ -1,12 +1,20 @@
 #include "rubick/dse/Pareto.h"
 
+#include "rubick/dse/Metrics.h"
+
 #include <algorithm>
 #include <numeric>
 
 namespace rubick::dse {
 
+static_assert(kParetoAxes == 3, "ParetoKey holds three axes");
+
 ParetoKey paretoKey(const Metrics& m, bool useArea) {
-  return {double(m.latency), useArea ? m.area : double(m.wires), double(m.bufferBytes)};
+  // The axes come from kMetrics; `useArea` says which of the rows sharing an axis the objective
+  // picks (area, or wires for every other objective).
+  static const auto area = paretoAxes(Objective::Area), wires = paretoAxes(Objective::Wires);
+  const auto& axes = useArea ? area : wires;
+  return {axes[0]->read(m).asDouble(), axes[1]->read(m).asDouble(), axes[2]->read(m).asDouble()};
 }
 
 bool dominates(const ParetoKey& x, const ParetoKey& y) {

@@ -1,11 +1,14 @@
 // The ranked table `rubick explore` prints.
 
 #include "rubick/dataflow/Decompose.h"
+#include "rubick/dse/Metrics.h"
 #include "rubick/dse/Report.h"
 #include "rubick/support/TextTable.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <span>
 #include <sstream>
 
 namespace rubick::dse {
@@ -17,11 +20,27 @@ std::string compact(double x) {
   return buf;
 }
 
+std::string cell(const MetricInfo& metric, const MetricValue& x) {
+  switch (metric.format) {
+  case TableFormat::Percent:
+    return percentText(x.asDouble());
+  case TableFormat::Kib:
+    return kibText(x.real ? std::llround(x.number) : x.integer);
+  case TableFormat::Number:
+    break;
+  }
+  return x.real ? compact(x.number) : std::to_string(x.integer);
+}
+
 } // namespace
 
 std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r, size_t top) {
-  std::vector<std::string> head = {"rank", "id",     "P",     "array", "latency",
-                                   "util", "buffer", "wires", "fan",   "area"};
+  std::vector<std::string> head = {"rank", "id", "P", "array"};
+  const size_t firstMetric = head.size();
+  const std::span<const MetricInfo* const> metrics = metricsShownBy(MetricWriter::Table);
+  for (const MetricInfo* m : metrics)
+    head.push_back(m->header);
+  const size_t firstMemory = head.size();
   // With a memory system: what sets the pace, the bytes moved against the compulsory ones, and
   // the buffer tile.
   const bool memory = !r.points.empty() && !r.points.front().buffer.size.empty();
@@ -35,17 +54,11 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
   for (size_t i = 0; i < r.points.size() && i < top; ++i) {
     const DesignPoint& d = r.points[i];
     const Metrics& m = d.metrics;
-    std::vector<std::string> row = {std::to_string(i + 1),
-                                    d.id,
-                                    d.pareto ? "*" : "",
+    std::vector<std::string> row = {std::to_string(i + 1), d.id, d.pareto ? "*" : "",
                                     std::to_string(d.dataflow.p) + "x" +
-                                        std::to_string(d.dataflow.q),
-                                    std::to_string(m.latency),
-                                    percentText(m.utilization),
-                                    kibText(m.bufferBytes),
-                                    std::to_string(m.wires),
-                                    std::to_string(std::max(m.maxFanout, m.maxFanin)),
-                                    compact(m.area)};
+                                        std::to_string(d.dataflow.q)};
+    for (const MetricInfo* metric : metrics)
+      row.push_back(cell(*metric, metric->read(m)));
     if (memory) {
       row.push_back(d.memory.memoryBound ? "memory" : "compute");
       row.push_back(kibText(d.memory.busBytes));
@@ -61,7 +74,8 @@ std::string formatTable(const dataflow::StatementView& v, const ExploreResult& r
   // Numbers right-aligned, names left-aligned.
   std::ostringstream os;
   os << formatColumns(head, rows, [&](size_t c) {
-    return c == 0 || (c >= 4 && c <= 9) || (memory && (c == 11 || c == 12));
+    return c == 0 || (c >= firstMetric && c < firstMemory) ||
+           (memory && (c == firstMemory + 1 || c == firstMemory + 2));
   });
   // stats.designs: with ExploreOptions::keepBest, `points` holds only part of them.
   const size_t all = std::max(r.stats.designs, r.points.size());

@@ -8,6 +8,7 @@
 #include "rubick/arch/MemoryPlan.h"
 #include "rubick/arch/Plan.h"
 #include "rubick/dataflow/Decompose.h"
+#include "rubick/dse/Metrics.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
 #include "rubick/support/Diagnostic.h"
@@ -69,16 +70,12 @@ Json designJson(const tc::Program& prog, const dataflow::StatementView& v,
   j["schedule"] = {{"tau_first", s.first},   {"tau_last", s.last}, {"tile_cycles", s.tileCycles},
                    {"interval", s.interval}, {"tiles", s.tiles},   {"latency", s.latency}};
   j["widths"] = {{"product", plan.productBits}, {"accumulator", plan.accumulatorBits}};
-  const dse::Metrics& m = pt.metrics;
-  j["metrics"] = {{"latency", m.latency},
-                  {"utilization", m.utilization},
-                  {"buffer_bytes", m.bufferBytes},
-                  {"wires", m.wires},
-                  {"links", m.linkBits},
-                  {"max_fanout", m.maxFanout},
-                  {"max_fanin", m.maxFanin},
-                  {"area", m.area},
-                  {"energy", m.energy}};
+  Json metrics = Json::object();
+  for (const dse::MetricInfo* metric : dse::metricsShownBy(dse::MetricWriter::Design)) {
+    const dse::MetricValue x = metric->read(pt.metrics);
+    metrics[metric->key] = x.real ? Json(x.number) : Json(x.integer);
+  }
+  j["metrics"] = metrics;
   dataflow::Decomposition dec = dataflow::decompose(v, d);
   Json tensors = Json::array();
   for (size_t t = 0; t < plan.tensors.size(); ++t) {

@@ -2,6 +2,7 @@
 
 #include "Numbers.h"
 
+#include "rubick/dse/Metrics.h"
 #include "rubick/dse/Target.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
@@ -36,11 +37,8 @@ int64_t dtypeBits(const std::string& t, const std::string& origin) {
 }
 
 dse::Objective parseObjective(const std::string& t) {
-  if (t == "latency") return dse::Objective::Latency;
-  if (t == "wires") return dse::Objective::Wires;
-  if (t == "area") return dse::Objective::Area;
-  if (t == "buffer") return dse::Objective::Buffer;
-  throw Error("--objective", "unknown objective '" + t + "' (latency, wires, area or buffer)");
+  if (std::optional<dse::Objective> o = dse::parseObjective(t)) return *o;
+  throw Error("--objective", "unknown objective '" + t + "' (" + dse::objectiveNames() + ")");
 }
 
 } // namespace
@@ -85,8 +83,7 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
   cmd.add_option("--cost-table", o.costTable,
                  "Area and energy coefficients (JSON; default: designs/cost_table.json values)")
       ->type_name("FILE");
-  cmd.add_option("--objective", o.objective, "Rank by latency, wires, area or buffer")
-      ->type_name("NAME");
+  cmd.add_option("--objective", o.objective, "Rank by " + dse::objectiveNames())->type_name("NAME");
   cmd.add_option("--block-keys", o.blockKeys,
                  "Attention pipelines: key-block sizes to consider, e.g. 16,128 (default: all keys "
                  "in one block, and every power of two from 4 below that)")

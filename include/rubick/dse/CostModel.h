@@ -54,6 +54,8 @@ struct TensorMetrics {
   bool recurs = false;  // output read-modify-write across tiles
 };
 
+/// A design's metrics. How each is named, shown, ranked and put on the Pareto front is its row
+/// of kMetrics (rubick/dse/Metrics.h).
 struct Metrics {
   int64_t latency = 0;
   int64_t tiles = 0;

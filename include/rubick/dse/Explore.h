@@ -29,6 +29,7 @@
 #include "rubick/dse/DesignId.h"
 #include "rubick/dse/Epilogue.h"
 #include "rubick/dse/Memory.h"
+#include "rubick/dse/Metrics.h" // Objective, and the metrics it ranks by
 #include "rubick/ir/AccessEntry.h"
 
 #include <functional>
@@ -56,9 +57,6 @@ struct Constraints {
   /// the fewest cycles, and latency, utilisation and buffer are those of the whole run.
   MemorySystem memory;
 };
-
-enum class Objective { Latency, Wires, Area, Buffer };
-const char* toString(Objective o);
 
 struct DesignPoint {
   std::string id;
