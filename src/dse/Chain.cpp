@@ -6,6 +6,7 @@
 #include "rubick/support/Diagnostic.h"
 
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace rubick::dse {
@@ -61,7 +62,7 @@ ChainResult exploreChain(const tc::Program& prog, const ChainOptions& optionsFor
     if (er.points.empty())
       throw Error("explore", v.statement + " (" + prog.statements[s].text +
                                  ") has no design: " + er.mostRestrictive());
-    ChainStage st{s, er.points.front()};
+    ChainStage st{s, v.statement, prog.statements[s].text, er.points.front()};
     FusionStage fs;
     fs.statement = v.statement;
     const dataflow::AccessView& w = v.accesses[0];
@@ -83,27 +84,82 @@ ChainResult exploreChain(const tc::Program& prog, const ChainOptions& optionsFor
   return r;
 }
 
-std::string chainText(const tc::Program& prog, const ChainResult& r) {
+ChainResult stageChain(const tc::Program& prog, const std::vector<BuiltStage>& stages,
+                       const FusionLimits& limits, int64_t handoffCycles) {
+  ChainResult r;
+  r.built = true;
+  r.limits = limits;
+  std::map<size_t, int> tensorOf; // program tensor -> chain tensor
+  auto chainTensor = [&](size_t t) {
+    auto [it, fresh] = tensorOf.insert({t, static_cast<int>(r.chain.tensors.size())});
+    const tc::Tensor& x = prog.tensors[t];
+    if (fresh)
+      r.chain.tensors.push_back({x.name, x.elements() * ((tc::bitWidth(x.type) + 7) / 8),
+                                 x.role != tc::TensorRole::Local});
+    return it->second;
+  };
+  for (const BuiltStage& b : stages) {
+    const tc::Program& sp = *b.program;
+    ChainStage st{b.first, prog.statements[b.first].name, "", b.design};
+    if (b.last != b.first) st.label += ".." + prog.statements[b.last].name;
+    FusionStage fs;
+    fs.statement = st.label;
+    std::set<int> read;
+    for (size_t s = 0; s < sp.statements.size(); ++s) {
+      st.text += (s ? "; " : "") + sp.statements[s].text;
+      const dataflow::StatementView v = dataflow::viewStatement(sp, s);
+      const int row = rowLoop(v.accesses[0]);
+      if (s + 1 == sp.statements.size()) {
+        fs.output = chainTensor(static_cast<size_t>(b.tensorOf[size_t(v.accesses[0].tensor)]));
+        fs.rows = row >= 0 ? v.extent[static_cast<size_t>(row)] : 1;
+      }
+      for (size_t a = 1; a < v.accesses.size(); ++a) {
+        const int t = v.accesses[a].tensor;
+        // What the stage itself wrote stays inside it; the rest comes from memory.
+        if (sp.tensors[size_t(t)].role != tc::TensorRole::Input || !read.insert(t).second) continue;
+        fs.reads.push_back({chainTensor(static_cast<size_t>(b.tensorOf[size_t(t)])),
+                            row >= 0 && rowLoop(v.accesses[a]) == row});
+      }
+    }
+    fs.computeCycles = b.design.memory.computeCycles;
+    // Each stage after the first also waits the cycle of the handoff (arch/ChainPlan.h), so
+    // the stages alone add up to the chain as built.
+    fs.soloCycles = b.cycles + (r.chain.stages.empty() ? 0 : handoffCycles);
+    fs.soloBytes = b.design.memory.busBytes;
+    r.chain.stages.push_back(fs);
+    r.stages.push_back(st);
+  }
+  r.plan = fuseChain(r.chain, r.limits);
+  return r;
+}
+
+std::string chainText(const ChainResult& r) {
   std::ostringstream os;
   const FusionChain& c = r.chain;
-  os << "chain of " << c.stages.size() << " statements; memory " << r.limits.bytesPerCycle
-     << " B/cycle, buffer "
+  const bool stages = r.built;
+  os << "chain of " << c.stages.size() << (stages ? " stages" : " statements") << "; memory "
+     << r.limits.bytesPerCycle << " B/cycle, buffer "
      << (r.limits.bufferBytes ? kib(r.limits.bufferBytes) : std::string("unlimited"))
-     << " (docs/fusion.md)\n\nalone (each its own memory design, rank 1 by cycles):\n";
+     << " (docs/fusion.md)\n\nalone (each its own memory design, "
+     << (stages ? "as built" : "rank 1 by cycles") << "):\n";
   int64_t aloneCycles = 0, aloneBytes = 0;
   for (size_t s = 0; s < r.stages.size(); ++s) {
     const FusionStage& st = c.stages[s];
     const DesignPoint& d = r.stages[s].alone;
     aloneCycles += st.soloCycles;
     aloneBytes += st.soloBytes;
-    os << "  " << st.statement << ": " << prog.statements[r.stages[s].statement].text << "\n"
+    os << "  " << st.statement << ": " << r.stages[s].text << "\n"
        << "      " << d.id << " on " << d.dataflow.p << "x" << d.dataflow.q << ": " << st.soloCycles
        << " cycles (" << st.computeCycles << " computing), " << kib(st.soloBytes) << " moved, "
        << st.rows << (st.rows == 1 ? " row\n" : " rows\n");
   }
+  // A group's statements: from its first stage's first to its last stage's last ("S0..S2").
   auto range = [&](const FusionGroup& g) {
-    return g.first == g.last ? c.stages[g.first].statement
-                             : c.stages[g.first].statement + ".." + c.stages[g.last].statement;
+    if (g.first == g.last) return c.stages[g.first].statement;
+    const std::string& a = c.stages[g.first].statement;
+    const std::string& b = c.stages[g.last].statement;
+    const size_t dots = b.rfind("..");
+    return a.substr(0, a.find("..")) + ".." + (dots == std::string::npos ? b : b.substr(dots + 2));
   };
   const FusionPlan& p = r.plan;
   os << "\nfused: " << p.groups.size() << (p.groups.size() == 1 ? " group, " : " groups, ")

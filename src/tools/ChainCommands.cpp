@@ -3,6 +3,7 @@
 #include "PipelineOptions.h"
 
 #include "rubick/arch/AxiOptions.h"
+#include "rubick/dse/Chain.h"
 #include "rubick/emit/ModuleName.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
@@ -43,6 +44,8 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
   std::vector<emit::ChainStageDesign> out;
   for (workload::Stage& st : workload::chainStages(prog, file)) {
     emit::ChainStageDesign d;
+    d.statements = st.statements;
+    d.tensorOf = st.tensorOf;
     d.program = std::move(st.program);
     d.statement = st.workload.statement;
     d.view = dataflow::viewStatement(d.program, d.statement);
@@ -55,7 +58,17 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
     setEpilogue(d.options, st.workload.epilogue, pim);
     const std::string why = arch::axiBuildProblem(d.options.constraints.memory);
     if (!why.empty()) throw Unsupported("chain", why);
-    d.point = dse::selectDesigns(d.view, d.options, dse::Selection{}, "chain").front();
+    try {
+      d.point = dse::selectDesigns(d.view, d.options, dse::Selection{}, "chain").front();
+    } catch (const Unsupported&) {
+      throw;
+    } catch (const Error& e) {
+      std::string stmts;
+      for (const tc::Statement& x : d.program.statements)
+        stmts += (stmts.empty() ? "" : "; ") + x.text;
+      throw Error("chain", "stage " + std::to_string(out.size()) + " (" + stmts +
+                               ") has no design: " + e.diag().message);
+    }
     out.push_back(std::move(d));
   }
   return out;
@@ -66,7 +79,16 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
   const std::string name = emit::moduleName(prog.name, emit::chainId(s));
   const arch::ChainPlan c = emit::chainDesignPlan(prog, s, name, o.busBytes);
   const arch::ChainTiming tm = arch::chainTiming(c, o);
+  // The fusion analysis over the stages as built: each alone at its exact cycles.
+  std::vector<dse::BuiltStage> built;
+  for (size_t k = 0; k < s.size(); ++k)
+    built.push_back({s[k].statements.front(), s[k].statements.back(), &s[k].program, s[k].tensorOf,
+                     s[k].point, tm.stages[k].cycles});
+  const dse::MemorySystem& mem = s.front().options.constraints.memory;
   std::ostringstream os;
+  os << dse::chainText(dse::stageChain(
+      prog, built, {mem.bytesPerCycle, s.front().options.constraints.bufferBytes, mem.latency},
+      arch::kChainHandoff));
   os << "\nbuilt as (emit, verify): " << s.size()
      << " stages one after another, each result through memory; chain " << emit::chainId(s) << ", "
      << tm.cycles << " cycles\n";

@@ -27,7 +27,9 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
                                                       const SearchOptions& search,
                                                       const dse::Selection& selection);
 
-/// explore's section on how the chain is built: each stage, its design and cycles, the chain's.
+/// What explore prints for a chain it can build: the fusion analysis over its stages (each
+/// alone as built, the groups that would keep intermediates on chip), then how emit and verify
+/// build it: each stage, its design and cycles, the chain's.
 std::string chainBuildText(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s);
 
 /// emit of a chain into `output`; 0.

@@ -135,18 +135,25 @@ int runExplore(const ExploreCli& o) {
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
       throw Error("explore", "--json, --csv and --plot are for single statements (use --stmt)");
     if (w.kind == workload::Kind::Chain) {
+      // Over the stages emit and verify build; when they cannot build it yet, over the
+      // statements, each alone, with the reason.
+      std::vector<emit::ChainStageDesign> stages;
+      std::string why;
+      try {
+        stages = chainStageDesigns(prog, o.input, o.search, {});
+      } catch (const Unsupported& e) {
+        why = e.diag().message;
+      }
+      if (!stages.empty()) {
+        std::cout << chainBuildText(prog, stages);
+        return 0;
+      }
       const dse::ChainResult r =
           dse::exploreChain(prog, [&o, &prog](size_t, const dataflow::StatementView& v) {
             std::string targetName;
             return makeExploreOptions(o.search, prog, v, o.input.file, targetName);
           });
-      std::cout << dse::chainText(prog, r);
-      // How emit and verify build it, or why they cannot yet.
-      try {
-        std::cout << chainBuildText(prog, chainStageDesigns(prog, o.input, o.search, {}));
-      } catch (const Unsupported& e) {
-        std::cout << "\nbuilt as: not built yet (" << e.diag().message << ")\n";
-      }
+      std::cout << dse::chainText(r) << "\nbuilt as: not built yet (" << why << ")\n";
       return 0;
     }
     const PipelineSetup setup = pipelineSetup(prog, o.input, o.search);

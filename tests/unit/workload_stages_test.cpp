@@ -8,6 +8,7 @@
 #include "rubick/arch/AxiOptions.h"
 #include "rubick/arch/ChainPlan.h"
 #include "rubick/arch/MemoryTiming.h"
+#include "rubick/dse/Chain.h"
 #include "rubick/dse/Epilogue.h"
 #include "rubick/emit/Chain.h"
 #include "rubick/ref/Interpreter.h"
@@ -203,6 +204,43 @@ TEST(ChainPlan, TensorsRegistersAndCyclesOfTheMlpBlock) {
     EXPECT_EQ(t.cycles, s0 + s1 + arch::kChainHandoff);
     EXPECT_EQ(t.stages[0].cycles, s0);
   }
+}
+
+// The fusion analysis over the stages as built (dse::stageChain): what each stage reads from
+// memory (by rows or not), what it writes, its cycles alone with the handoff, and the groups the
+// dynamic programme picks are the best of every grouping.
+TEST(ChainPlan, TheFusionAnalysisRunsOverTheStagesAsBuilt) {
+  const tc::Program p = withSizes(kMlp, {{"M", 8}, {"K", 12}, {"N", 8}, {"P", 6}});
+  const dse::MemorySystem mem{8, 20, 2048};
+  const std::vector<emit::ChainStageDesign> s = stageDesigns(p, mem);
+  const std::vector<workload::Stage> st = workload::chainStages(p, nullptr);
+  std::vector<dse::BuiltStage> built;
+  for (size_t k = 0; k < s.size(); ++k)
+    built.push_back({st[k].statements.front(), st[k].statements.back(), &st[k].program,
+                     st[k].tensorOf, s[k].point, 1000 * int64_t(k + 1)});
+  const dse::FusionLimits limits{8, 1024, 20};
+  const dse::ChainResult r = dse::stageChain(p, built, limits, 1);
+  ASSERT_TRUE(r.built);
+  ASSERT_EQ(r.chain.stages.size(), 2u);
+  auto reads = [&](const dse::FusionStage& f) {
+    std::vector<std::string> out;
+    for (const dse::FusionRead& x : f.reads)
+      out.push_back(r.chain.tensors[size_t(x.tensor)].name + (x.byRow ? ":rows" : ""));
+    return out;
+  };
+  EXPECT_EQ(reads(r.chain.stages[0]), (std::vector<std::string>{"X:rows", "W1", "b"}));
+  EXPECT_EQ(reads(r.chain.stages[1]), (std::vector<std::string>{"R:rows", "W2"}));
+  EXPECT_EQ(r.chain.tensors[size_t(r.chain.stages[0].output)].name, "R");
+  EXPECT_FALSE(r.chain.tensors[size_t(r.chain.stages[0].output)].external);
+  EXPECT_EQ(r.chain.tensors[size_t(r.chain.stages[1].output)].name, "Y");
+  EXPECT_EQ(r.chain.stages[0].soloCycles, 1000);
+  EXPECT_EQ(r.chain.stages[1].soloCycles, 2001); // its cycles and the handoff
+  EXPECT_EQ(r.chain.stages[0].rows, 8);
+  EXPECT_EQ(r.stages[0].label, "S0..S1");
+  EXPECT_EQ(r.stages[1].label, "S2");
+  const dse::FusionPlan every = dse::fuseChainExhaustively(r.chain, limits);
+  EXPECT_EQ(r.plan.cycles, every.cycles);
+  EXPECT_EQ(r.plan.bytes, every.bytes);
 }
 
 } // namespace

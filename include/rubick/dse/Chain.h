@@ -14,11 +14,14 @@
 namespace rubick::dse {
 
 struct ChainStage {
-  size_t statement = 0;
-  DesignPoint alone; // its best design with the memory system (fewest cycles)
+  size_t statement = 0; // its (first) statement
+  std::string label;    // "S0", or a stage's "S0..S1"
+  std::string text;     // its statements as written, "; " between them
+  DesignPoint alone;    // its design with the memory system (a statement's: fewest cycles)
 };
 
 struct ChainResult {
+  bool built = false; // stages as the hardware builds them (stageChain), not statements
   std::vector<ChainStage> stages;
   FusionChain chain;
   FusionLimits limits;
@@ -34,8 +37,25 @@ using ChainOptions =
 /// no design, or when the options have no memory system.
 ChainResult exploreChain(const tc::Program& prog, const ChainOptions& optionsFor);
 
-/// The chain as explore prints it: each statement alone, the chosen groups with what they save,
-/// and every other group of two or more statements with its cost or why it cannot run.
-std::string chainText(const tc::Program& prog, const ChainResult& r);
+/// A stage as the hardware builds it (workload/Stages.h): statements first..last of the
+/// program, as a program of their own (`program`, its tensors mapped by `tensorOf`), with its
+/// design and its exact cycles alone.
+struct BuiltStage {
+  size_t first = 0, last = 0;
+  const tc::Program* program = nullptr;
+  std::vector<int> tensorOf;
+  DesignPoint design;
+  int64_t cycles = 0;
+};
+
+/// The chain of `stages` (in order) and its fusion groups under `limits`: each stage alone is
+/// its design (cycles: the exact ones, plus `handoffCycles` for every stage after the first;
+/// bytes: the explorer's), reads by rows as for statements, widths from the program's types.
+ChainResult stageChain(const tc::Program& prog, const std::vector<BuiltStage>& stages,
+                       const FusionLimits& limits, int64_t handoffCycles);
+
+/// The chain as explore prints it: each statement (or stage) alone, the chosen groups with what
+/// they save, and every other group of two or more with its cost or why it cannot run.
+std::string chainText(const ChainResult& r);
 
 } // namespace rubick::dse

@@ -19,6 +19,8 @@ namespace rubick::emit {
 /// One stage as the chain builds it: the stage as a program of its own, its statement, the
 /// design chosen for it and the options it was explored with (widths, memory, epilogue).
 struct ChainStageDesign {
+  std::vector<size_t> statements; // in the whole program
+  std::vector<int> tensorOf;      // the stage's tensors -> the program's
   tc::Program program;
   size_t statement = 0;
   dataflow::StatementView view;
