@@ -3,6 +3,7 @@
 // README that says how to drive it.
 
 #include "MemoryPackage.h"
+#include "ReadmeText.h"
 
 #include "EpilogueModule.h"
 
@@ -296,13 +297,7 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
      << "2. Write the BASE registers, then CTRL = 1 (or 3 for an interrupt).\n"
      << "3. Wait for STATUS.DONE (or `irq`); CYCLES holds the run's cycles. STATUS.ERROR says "
         "an AXI response was not OKAY.\n\n"
-     << "## Files\n\n";
-  for (const std::string& f : files)
-    os << "- `" << f << "`\n";
-  os << "\n## Checking\n\n"
-     << "    verilator --lint-only -Wall -f filelist.f --top-module " << top << "\n"
-     << "    iverilog -g2005 -o sim.vvp -f filelist.f\n"
-     << "    yosys -p \"read_verilog $(tr '\\n' ' ' < filelist.f); synth -top " << top << "\"\n";
+     << detail::readmeFilesAndChecking(files, top);
   return os.str();
 }
 

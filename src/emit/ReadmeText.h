@@ -2,6 +2,7 @@
 // Text the READMEs of emitted designs and pipelines share (private to src/emit).
 
 #include <string>
+#include <vector>
 
 namespace rubick::emit::detail {
 
@@ -13,6 +14,17 @@ inline std::string readmeControlRows() {
          "| `start` | in | a pulse while `busy` is low starts a run |\n"
          "| `busy` | out | high from the edge that samples `start` until the run ends |\n"
          "| `done` | out | high from the end of a run until the next `start` |\n";
+}
+
+/// The README's last sections: every file, then how to lint, compile and synthesize `top`.
+inline std::string readmeFilesAndChecking(const std::vector<std::string>& files,
+                                          const std::string& top) {
+  std::string s = "## Files\n\n";
+  for (const std::string& f : files)
+    s += "- `" + f + "`\n";
+  return s + "\n## Checking\n\n    verilator --lint-only -Wall -f filelist.f --top-module " + top +
+         "\n    iverilog -g2005 -o sim.vvp -f filelist.f\n    yosys -p \"read_verilog " +
+         "$(tr '\\n' ' ' < filelist.f); synth -top " + top + "\"\n";
 }
 
 } // namespace rubick::emit::detail
