@@ -17,7 +17,6 @@
 namespace rubick::arch {
 
 using dataflow::Dataflow;
-using ir::EntryKind;
 
 int64_t bitsFor(int64_t n) {
   int64_t b = 1;
@@ -132,19 +131,20 @@ Plan makePlan(const tc::Program& prog, const dataflow::StatementView& v, const D
     t.elementBits = elementBits[a];
     t.wireBits = av.write ? plan.accumulatorBits : elementBits[a];
     t.streaming = tt.streaming;
-    t.held = dse::heldEntry(e.kind);
-    auto [vx, vy] = dse::systolicVector(e.kind);
-    t.systolic = vx || vy;
+    const ir::EntryInfo& inf = ir::info(e.kind);
+    t.held = inf.held;
+    t.systolic = !inf.systolic.none();
 
     // Ports, chains and port times (dse/PortWindows.h, shared with the schedule).
     dse::PortWindows pw = dse::portWindows(d, e, peWin);
     t.ports = std::move(pw.positions);
-    if (static_cast<int64_t>(t.ports.size()) != ir::ports(e.kind, d.p, d.q))
+    if (static_cast<int64_t>(t.ports.size()) != inf.ports(d.p, d.q))
       unsupported("internal: port count of " + ir::toString(e) + " disagrees with the table");
     t.portOf = std::move(pw.portOf);
     t.hop = std::move(pw.hop);
     t.teShift = std::move(pw.teShift);
     t.window = std::move(pw.window);
+    const int64_t vx = inf.systolic.dx, vy = inf.systolic.dy;
     const int64_t dx = e.mirrorX ? -vx : vx, dy = e.mirrorY ? -vy : vy;
     t.hop0.assign(t.ports.size(), 0);
     for (int pe = 0; pe < npe; ++pe) {

@@ -124,11 +124,11 @@ std::string printIr(const poly::IslContext& ctx, const tc::Program& prog, const 
       os << "  not realisable: " << t.reason << "\n";
       continue;
     }
-    ir::EntryKind k = t.entry->kind;
-    os << "  entry:    #" << ir::info(k).number << " " << ir::toString(*t.entry)
+    const ir::EntryInfo& inf = ir::info(t.entry->kind);
+    os << "  entry:    #" << inf.number << " " << ir::toString(*t.entry)
        << "  Omega = " << ir::omegaText(*t.entry, d.p, d.q, d.outer.size()) << "\n";
-    os << "            ports " << ir::ports(k, d.p, d.q) << ", " << (a.write ? "fan-in " : "fan-out ")
-       << ir::fanout(k, d.p, d.q) << "\n";
+    os << "            ports " << inf.ports(d.p, d.q) << ", " << (a.write ? "fan-in " : "fan-out ")
+       << inf.fanout(d.p, d.q) << "\n";
     os << "  layout:   " << ir::toString(t.layout, ten.name) << "  [" << ir::transformName(t.layout)
        << "]\n";
     BankInfo b = analyzeBanks(v, d, t);

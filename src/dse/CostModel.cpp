@@ -7,18 +7,7 @@ namespace rubick::dse {
 using ir::EntryKind;
 
 int64_t links(EntryKind k, int64_t p, int64_t q) {
-  switch (k) {
-  case EntryKind::XSystolic:
-  case EntryKind::XSystolicYMulticast:
-    return (p - 1) * q;
-  case EntryKind::YSystolic:
-  case EntryKind::YSystolicXMulticast:
-    return p * (q - 1);
-  case EntryKind::DiagSystolic:
-    return (p - 1) * (q - 1);
-  default:
-    return 0;
-  }
+  return ir::info(k).links(p, q);
 }
 
 int64_t accumulatorBits(const dataflow::StatementView& v, const std::vector<int64_t>& inputBits) {

@@ -95,24 +95,12 @@ void peWindows(const Dataflow& d, std::vector<Window>& out) {
 }
 
 bool heldEntry(EntryKind k) {
-  return k == EntryKind::Stationary || k == EntryKind::XMulticastStationary ||
-         k == EntryKind::YMulticastStationary || k == EntryKind::DiagMulticastStationary ||
-         k == EntryKind::XYMulticastStationary;
+  return ir::info(k).held;
 }
 
 std::pair<int64_t, int64_t> systolicVector(EntryKind k) {
-  switch (k) {
-  case EntryKind::XSystolic:
-  case EntryKind::XSystolicYMulticast:
-    return {1, 0};
-  case EntryKind::YSystolic:
-  case EntryKind::YSystolicXMulticast:
-    return {0, 1};
-  case EntryKind::DiagSystolic:
-    return {1, 1};
-  default:
-    return {0, 0};
-  }
+  const ir::PeStep s = ir::info(k).systolic;
+  return {s.dx, s.dy};
 }
 
 PortWindows portWindows(const Dataflow& d, const ir::OrientedEntry& e,
@@ -145,8 +133,7 @@ PortMap portMap(const Dataflow& d, const ir::OrientedEntry& e) {
   m.span0 = hi0 - m.lo0 + 1, m.span1 = hi1 - m.lo1 + 1;
   const ir::Vec3& f = inf.omega[2];
   if (f != ir::Vec3{0, 0, 0}) m.fx = f[0] * sx, m.fy = f[1] * sy, m.fc = f[0] * cx + f[1] * cy;
-  auto [vx, vy] = systolicVector(e.kind);
-  m.dx = vx * sx, m.dy = vy * sy;
+  m.dx = inf.systolic.dx * sx, m.dy = inf.systolic.dy * sy;
   return m;
 }
 

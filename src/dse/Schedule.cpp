@@ -8,7 +8,6 @@
 namespace rubick::dse {
 
 using dataflow::Dataflow;
-using ir::EntryKind;
 
 int64_t treeDepth(int64_t n) {
   int64_t d = 0;
@@ -37,10 +36,6 @@ std::pair<int64_t, int64_t> rangeOverTile(const Dataflow& d, const std::array<in
 }
 
 namespace {
-
-bool systolic(EntryKind k) {
-  return systolicVector(k) != std::pair<int64_t, int64_t>{0, 0};
-}
 
 // Largest min(A(u), B(u)) over the box 0 <= u_c < f[c], A and B affine in u. Coordinates on
 // which A and B agree in direction sit at the better end; of those that trade A against B, all
@@ -98,11 +93,10 @@ int64_t chainEndMax(const Dataflow& d, const ir::OrientedEntry& e) {
   const ir::Vec3& f = ir::info(e.kind).omega[2];
   std::array<int64_t, 3> teForm{e.mirrorX ? -f[0] : f[0], e.mirrorY ? -f[1] : f[1], f[2]};
   int64_t teConst = (e.mirrorX ? f[0] * (d.p - 1) : 0) + (e.mirrorY ? f[1] * (d.q - 1) : 0);
-  EntryKind k = e.kind;
-  if (k == EntryKind::XSystolic || k == EntryKind::XSystolicYMulticast)
-    return rangeOverTile(d, teForm, teConst).second + d.p - 1;
-  if (k == EntryKind::YSystolic || k == EntryKind::YSystolicXMulticast)
-    return rangeOverTile(d, teForm, teConst).second + d.q - 1;
+  // Along one axis: a value at port time te reaches the far edge P-1 cycles later.
+  const ir::PeStep step = ir::info(e.kind).systolic;
+  if (step.dx && !step.dy) return rangeOverTile(d, teForm, teConst).second + d.p - 1;
+  if (!step.dx && step.dy) return rangeOverTile(d, teForm, teConst).second + d.q - 1;
   // Diagonal: te = t1 - x and the chain ends min(P-1-x, Q-1-y) steps on (mirrored frame), so
   // te + x_end = min(t1 + P-1 - x, t1 + Q-1 - y): a max-min of two affine forms over the tile.
   // Unmirrored x = off + S_x u; mirrored x = P-1 - that, so P-1 - x becomes off + S_x u.
@@ -136,7 +130,8 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
     TensorTiming t;
     // The port-time slot of Omega, seen through the entry's mirroring (no allocation: this runs
     // for every candidate design).
-    const ir::Vec3& f = ir::info(e.kind).omega[2];
+    const ir::EntryInfo& inf = ir::info(e.kind);
+    const ir::Vec3& f = inf.omega[2];
     t.streaming = f != ir::Vec3{0, 0, 0};
     std::array<int64_t, 3> teForm{e.mirrorX ? -f[0] : f[0], e.mirrorY ? -f[1] : f[1], f[2]};
     int64_t teConst = (e.mirrorX ? f[0] * (d.p - 1) : 0) + (e.mirrorY ? f[1] * (d.q - 1) : 0);
@@ -161,12 +156,12 @@ Schedule schedule(const dataflow::StatementView& v, const Dataflow& d,
       t.recurs |= a < bufferRecurs.size() && bufferRecurs[a];
       // `+=`: every element's first visit adds to the value already in the bank.
       t.recurs |= v.accumulates;
-      t.treeDepth = treeDepth(ir::fanout(e.kind, d.p, d.q));
+      t.treeDepth = treeDepth(inf.fanout(d.p, d.q));
       const int64_t dd = t.treeDepth;
-      if (heldEntry(e.kind)) {
+      if (inf.held) {
         t.first = t.recurs ? -kReadLead : 0;
         t.last = s.t1Extent + 1 + dd;
-      } else if (systolic(e.kind)) {
+      } else if (!inf.systolic.none()) {
         t.first = t.recurs ? t.teMin + dd : 0;
         t.last = chainEndMax(d, e) + 2 + dd;
       } else { // multicast

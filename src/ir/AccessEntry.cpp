@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <stdexcept>
 
 namespace rubick::ir {
 namespace {
@@ -14,26 +16,6 @@ constexpr Vec3 kXmY{1, -1, 0}, kTmX{-1, 0, 1}, kTmY{0, -1, 1};
 // The seven basic direction vectors in canonical order (theory §2.1).
 const std::array<Vec3, 7> kBasic = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, 0, 1},
                                      {0, 1, 1}, {1, 1, 1}}};
-
-std::vector<EntryInfo> makeTable() {
-  using K = EntryKind;
-  return {
-      {K::XSystolic, 1, "X-systolic", {{1, 0, 1}}, {kZero, kY, kTmX}},
-      {K::YSystolic, 2, "Y-systolic", {{0, 1, 1}}, {kX, kZero, kTmY}},
-      {K::DiagSystolic, 3, "diag-systolic", {{1, 1, 1}}, {kXmY, kZero, kTmX}},
-      {K::Stationary, 4, "stationary", {{0, 0, 1}}, {kX, kY, kZero}},
-      {K::XMulticast, 5, "X-multicast", {{1, 0, 0}}, {kZero, kY, kT}},
-      {K::YMulticast, 6, "Y-multicast", {{0, 1, 0}}, {kX, kZero, kT}},
-      {K::DiagMulticast, 7, "diag-multicast", {{1, 1, 0}}, {kXmY, kZero, kT}},
-      {K::XYMulticast, 8, "XY-multicast", {{1, 0, 0}, {0, 1, 0}}, {kZero, kZero, kT}},
-      {K::XSystolicYMulticast, 9, "X-systolic-Y-multicast", {{0, 1, 0}, {1, 0, 1}}, {kZero, kZero, kTmX}},
-      {K::YSystolicXMulticast, 10, "Y-systolic-X-multicast", {{1, 0, 0}, {0, 1, 1}}, {kZero, kZero, kTmY}},
-      {K::XMulticastStationary, 11, "X-multicast-stationary", {{1, 0, 0}, {0, 0, 1}}, {kZero, kY, kZero}},
-      {K::YMulticastStationary, 12, "Y-multicast-stationary", {{0, 1, 0}, {0, 0, 1}}, {kX, kZero, kZero}},
-      {K::DiagMulticastStationary, 13, "diag-multicast-stationary", {{0, 0, 1}, {1, 1, 0}}, {kXmY, kZero, kZero}},
-      {K::XYMulticastStationary, 14, "XY-multicast-stationary", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, {kZero, kZero, kZero}},
-  };
-}
 
 IntVec toVec(const Vec3& v) { return {v[0], v[1], v[2]}; }
 
@@ -65,6 +47,59 @@ bool sameSpan(const std::vector<IntVec>& a, const std::vector<IntVec>& b) {
   for (const IntVec& v : b)
     if (!inSpan3(a, v)) return false;
   return true;
+}
+
+// The properties the schedule, cost model and plan use, from the reuse basis and Omega. The
+// canonical bases (theory §2.1) have at most one vector that moves in time, (dx,dy|1): it is the
+// step a value takes per cycle; the vectors with no time part are the multicast directions.
+void derive(EntryInfo& e) {
+  std::vector<IntVec> basis;
+  for (const Vec3& v : e.vectors)
+    basis.push_back(toVec(v));
+  e.held = inSpan3(basis, toVec(kT));
+  int timed = 0;
+  for (const Vec3& v : e.vectors) {
+    e.diagonal |= v[0] != 0 && v[1] != 0;
+    if (v[2] == 0) {
+      e.multicast.push_back({v[0], v[1]});
+      continue;
+    }
+    if (v[2] != 1 || ++timed > 1)
+      throw std::logic_error(std::string("entry table: ") + e.name + " has no single unit step");
+    if (!e.held) e.systolic = {v[0], v[1]};
+  }
+  for (int s = 0; s < 3; ++s)
+    if (e.omega[s] != kZero) e.slots.push_back(s);
+}
+
+std::vector<EntryInfo> makeTable() {
+  using K = EntryKind;
+  auto row = [](K kind, int number, const char* name, std::vector<Vec3> vectors,
+                std::array<Vec3, 3> omega) {
+    EntryInfo e;
+    e.kind = kind, e.number = number, e.name = name;
+    e.vectors = std::move(vectors), e.omega = omega;
+    derive(e);
+    return e;
+  };
+  // clang-format off
+  return {
+      row(K::XSystolic, 1, "X-systolic", {{1, 0, 1}}, {kZero, kY, kTmX}),
+      row(K::YSystolic, 2, "Y-systolic", {{0, 1, 1}}, {kX, kZero, kTmY}),
+      row(K::DiagSystolic, 3, "diag-systolic", {{1, 1, 1}}, {kXmY, kZero, kTmX}),
+      row(K::Stationary, 4, "stationary", {{0, 0, 1}}, {kX, kY, kZero}),
+      row(K::XMulticast, 5, "X-multicast", {{1, 0, 0}}, {kZero, kY, kT}),
+      row(K::YMulticast, 6, "Y-multicast", {{0, 1, 0}}, {kX, kZero, kT}),
+      row(K::DiagMulticast, 7, "diag-multicast", {{1, 1, 0}}, {kXmY, kZero, kT}),
+      row(K::XYMulticast, 8, "XY-multicast", {{1, 0, 0}, {0, 1, 0}}, {kZero, kZero, kT}),
+      row(K::XSystolicYMulticast, 9, "X-systolic-Y-multicast", {{0, 1, 0}, {1, 0, 1}}, {kZero, kZero, kTmX}),
+      row(K::YSystolicXMulticast, 10, "Y-systolic-X-multicast", {{1, 0, 0}, {0, 1, 1}}, {kZero, kZero, kTmY}),
+      row(K::XMulticastStationary, 11, "X-multicast-stationary", {{1, 0, 0}, {0, 0, 1}}, {kZero, kY, kZero}),
+      row(K::YMulticastStationary, 12, "Y-multicast-stationary", {{0, 1, 0}, {0, 0, 1}}, {kX, kZero, kZero}),
+      row(K::DiagMulticastStationary, 13, "diag-multicast-stationary", {{0, 0, 1}, {1, 1, 0}}, {kXmY, kZero, kZero}),
+      row(K::XYMulticastStationary, 14, "XY-multicast-stationary", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, {kZero, kZero, kZero}),
+  };
+  // clang-format on
 }
 
 std::vector<IntVec> mirrored(const std::vector<IntVec>& basis, bool mx, bool my) {
@@ -108,48 +143,39 @@ std::optional<EntryKind> parseEntryKind(const std::string& text) {
 }
 
 bool isDiagonal(EntryKind k) {
-  return k == EntryKind::DiagSystolic || k == EntryKind::DiagMulticast ||
-         k == EntryKind::DiagMulticastStationary;
+  return info(k).diagonal;
+}
+
+int64_t EntryInfo::links(int64_t p, int64_t q) const {
+  if (systolic.none()) return 0;
+  return (p - std::abs(systolic.dx)) * (q - std::abs(systolic.dy));
+}
+
+int64_t EntryInfo::ports(int64_t p, int64_t q) const {
+  // A port slot's form a*x + b*y with |a|, |b| <= 1 takes every value between its extremes on the
+  // array, |a|(P-1) + |b|(Q-1) + 1 of them; the two slots vary independently (one is constant, or
+  // they are x and y).
+  int64_t n = 1;
+  for (int s = 0; s < 2; ++s)
+    n *= std::abs(omega[s][0]) * (p - 1) + std::abs(omega[s][1]) * (q - 1) + 1;
+  return n;
+}
+
+int64_t EntryInfo::fanout(int64_t p, int64_t q) const {
+  if (multicast.empty()) return 1;
+  if (multicast.size() > 1) return p * q; // two directions span the array's plane
+  // A line of unit steps is as long as the array along every axis it moves on.
+  const PeStep m = multicast.front();
+  if (m.dx && m.dy) return std::min(p, q);
+  return m.dx ? p : q;
 }
 
 int64_t ports(EntryKind k, int64_t p, int64_t q) {
-  switch (k) {
-  case EntryKind::XSystolic:
-  case EntryKind::XMulticast:
-  case EntryKind::XMulticastStationary: return q;
-  case EntryKind::YSystolic:
-  case EntryKind::YMulticast:
-  case EntryKind::YMulticastStationary: return p;
-  case EntryKind::DiagSystolic:
-  case EntryKind::DiagMulticast:
-  case EntryKind::DiagMulticastStationary: return p + q - 1;
-  case EntryKind::Stationary: return p * q;
-  case EntryKind::XYMulticast:
-  case EntryKind::XSystolicYMulticast:
-  case EntryKind::YSystolicXMulticast:
-  case EntryKind::XYMulticastStationary: return 1;
-  }
-  return 0;
+  return info(k).ports(p, q);
 }
 
 int64_t fanout(EntryKind k, int64_t p, int64_t q) {
-  switch (k) {
-  case EntryKind::XSystolic:
-  case EntryKind::YSystolic:
-  case EntryKind::DiagSystolic:
-  case EntryKind::Stationary: return 1;
-  case EntryKind::XMulticast:
-  case EntryKind::YSystolicXMulticast:
-  case EntryKind::XMulticastStationary: return p;
-  case EntryKind::YMulticast:
-  case EntryKind::XSystolicYMulticast:
-  case EntryKind::YMulticastStationary: return q;
-  case EntryKind::DiagMulticast:
-  case EntryKind::DiagMulticastStationary: return std::min(p, q);
-  case EntryKind::XYMulticast:
-  case EntryKind::XYMulticastStationary: return p * q;
-  }
-  return 0;
+  return info(k).fanout(p, q);
 }
 
 std::string toString(const OrientedEntry& e) {
@@ -160,16 +186,12 @@ std::string toString(const OrientedEntry& e) {
   return s;
 }
 
-std::vector<int> activeSlots(EntryKind k) {
-  std::vector<int> out;
-  const EntryInfo& e = info(k);
-  for (int s = 0; s < 3; ++s)
-    if (e.omega[s] != kZero) out.push_back(s);
-  return out;
+const std::vector<int>& activeSlots(EntryKind k) {
+  return info(k).slots;
 }
 
 Mat omegaLinear(const OrientedEntry& e) {
-  std::vector<int> slots = activeSlots(e.kind);
+  const std::vector<int>& slots = activeSlots(e.kind);
   Mat m(slots.size(), 3);
   for (size_t r = 0; r < slots.size(); ++r) {
     const Vec3& f = info(e.kind).omega[slots[r]];
@@ -194,7 +216,7 @@ std::string omegaText(const OrientedEntry& e, int64_t p, int64_t q, size_t outer
   static const char* axis[] = {"x", "y", "t1"};
   Mat lin = omegaLinear(e);
   IntVec constant = omegaConstant(e, p, q);
-  std::vector<int> slots = activeSlots(e.kind);
+  const std::vector<int>& slots = activeSlots(e.kind);
   std::string part[3] = {"0", "0", "0"};
   for (size_t r = 0; r < slots.size(); ++r) {
     std::vector<std::pair<Rational, std::string>> terms;

@@ -42,12 +42,42 @@ enum class EntryKind : uint8_t {
 };
 inline constexpr int kEntryCount = 14;
 
+/// A step from a PE to another, (dx, dy); (0, 0) is no step.
+struct PeStep {
+  int64_t dx = 0, dy = 0;
+  bool none() const { return dx == 0 && dy == 0; }
+  friend bool operator==(const PeStep&, const PeStep&) = default;
+};
+
+/// One row of the entry table. `vectors` and `omega` are the theory's definition; the fields
+/// after them are derived from them once, when the table is built, so the table cannot
+/// contradict itself, and the schedule, cost model, port windows and plan read them instead of
+/// switching on the kind. Directions are in the entry's own (unmirrored) frame.
 struct EntryInfo {
-  EntryKind kind;
-  int number;       // 1..14 as in theory §2.2
-  const char* name; // "X-systolic"
-  std::vector<Vec3> vectors;  // canonical reuse basis
-  std::array<Vec3, 3> omega;  // linear forms over (x, y, t1) for E[s0, s1, s2]
+  EntryKind kind = EntryKind::Stationary;
+  int number = 0;            // 1..14 as in theory §2.2
+  const char* name = "";     // "X-systolic"
+  std::vector<Vec3> vectors; // canonical reuse basis
+  std::array<Vec3, 3> omega; // linear forms over (x, y, t1) for E[s0, s1, s2]
+
+  /// A value stays in its PE from one cycle to the next: (0,0|1) is a reuse vector.
+  bool held = false;
+  /// The unit step a value takes from PE to PE per cycle: the reuse vector (dx,dy|1) with a
+  /// nonzero step; none for held and multicast-only entries.
+  PeStep systolic;
+  /// The directions one port value reaches in the same cycle: the reuse vectors (dx,dy|0).
+  std::vector<PeStep> multicast;
+  /// Some reuse vector moves along x and y at once.
+  bool diagonal = false;
+  /// Omega's slots that are not identically zero: port coordinates s0/s1, then the time s2.
+  std::vector<int> slots;
+
+  /// PE-to-PE links on a P x Q array: one per PE whose `systolic` neighbour lies inside.
+  int64_t links(int64_t p, int64_t q) const;
+  /// Distinct port positions (Omega's s0, s1 over the array).
+  int64_t ports(int64_t p, int64_t q) const;
+  /// PEs one port value reaches in one cycle: the longest run along `multicast`.
+  int64_t fanout(int64_t p, int64_t q) const;
 };
 
 const EntryInfo& info(EntryKind k);
@@ -72,7 +102,7 @@ std::string toString(const OrientedEntry& e);
 
 /// Which of the three slots s0, s1, s2 of E are not identically zero; the entry's coordinates
 /// are those slots in order (port coordinates s0/s1, then the entry time s2).
-std::vector<int> activeSlots(EntryKind k);
+const std::vector<int>& activeSlots(EntryKind k);
 
 /// Linear part of Omega for the oriented entry: rows = active slots, columns = (x, y, t1).
 Mat omegaLinear(const OrientedEntry& e);
