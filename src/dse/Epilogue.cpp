@@ -21,45 +21,49 @@ int64_t wrapping(uint64_t v) {
 
 // The arithmetic of an epilogue, one row per operation: how TC writes it (an operator, or a
 // builtin's name), its value in the reference model's arithmetic (64-bit two's complement,
-// ref/Interpreter.cpp), the same on 64-bit signed Verilog wires ($0, $1: the arguments) and as
-// text. A new operation is a row here and a Kind; the leaves, the statements' wraps and
-// requant (a 128-bit product) are written out below and in the emitter.
+// ref/Interpreter.cpp), the bits its exact result needs given its arguments' (signed), the same
+// on signed Verilog wires of that width ($0, $1: the arguments sign-extended to it; $z: zero
+// of it) and as text. A new operation is a row here and a Kind; the leaves, the statements'
+// wraps and requant (a 128-bit product) are written out below and in the emitter.
 struct Arith {
   Kind kind;
   tc::Value::Kind tcKind; // Call: the builtin `builtin`
   const char* builtin;
   size_t arity;
   int64_t (*value)(int64_t, int64_t);
+  int64_t (*bits)(int64_t, int64_t);
   const char* verilog;
   const char* text;
 };
 
 const Arith kArith[] = {
     {Kind::Neg, tc::Value::Kind::Neg, "-", 1,
-     [](int64_t a, int64_t) { return wrapping(0 - static_cast<uint64_t>(a)); }, "64'sd0 - $0",
-     "-($0)"},
+     [](int64_t a, int64_t) { return wrapping(0 - static_cast<uint64_t>(a)); },
+     [](int64_t a, int64_t) { return a + 1; }, "$z - $0", "-($0)"},
     {Kind::Add, tc::Value::Kind::Add, "+", 2,
      [](int64_t a, int64_t b) {
        return wrapping(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
      },
-     "$0 + $1", "($0 + $1)"},
+     [](int64_t a, int64_t b) { return std::max(a, b) + 1; }, "$0 + $1", "($0 + $1)"},
     {Kind::Sub, tc::Value::Kind::Sub, "-", 2,
      [](int64_t a, int64_t b) {
        return wrapping(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
      },
-     "$0 - $1", "($0 - $1)"},
+     [](int64_t a, int64_t b) { return std::max(a, b) + 1; }, "$0 - $1", "($0 - $1)"},
     {Kind::Mul, tc::Value::Kind::Mul, "*", 2,
      [](int64_t a, int64_t b) {
        return wrapping(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
      },
-     "$0 * $1", "($0 * $1)"},
+     [](int64_t a, int64_t b) { return a + b; }, "$0 * $1", "($0 * $1)"},
     {Kind::Max, tc::Value::Kind::Call, "max", 2,
+     [](int64_t a, int64_t b) { return std::max(a, b); },
      [](int64_t a, int64_t b) { return std::max(a, b); }, "($0 > $1) ? $0 : $1", "max($0, $1)"},
     {Kind::Min, tc::Value::Kind::Call, "min", 2,
-     [](int64_t a, int64_t b) { return std::min(a, b); }, "($0 < $1) ? $0 : $1", "min($0, $1)"},
+     [](int64_t a, int64_t b) { return std::min(a, b); },
+     [](int64_t a, int64_t b) { return std::max(a, b); }, "($0 < $1) ? $0 : $1", "min($0, $1)"},
     {Kind::Abs, tc::Value::Kind::Call, "abs", 1,
      [](int64_t a, int64_t) { return a < 0 ? wrapping(0 - static_cast<uint64_t>(a)) : a; },
-     "($0 < 64'sd0) ? 64'sd0 - $0 : $0", "abs($0)"},
+     [](int64_t a, int64_t) { return a + 1; }, "($0 < $z) ? $z - $0 : $0", "abs($0)"},
 };
 
 const Arith* arithOf(Kind k) {
@@ -77,13 +81,17 @@ const Arith* arithOf(const tc::Value& v) {
   return nullptr;
 }
 
-// `pattern` with $0 and $1 replaced by the arguments.
-std::string substitute(const std::string& pattern, const std::vector<std::string>& args) {
+// `pattern` with $0 and $1 replaced by the arguments and $z by `zero`.
+std::string substitute(const std::string& pattern, const std::vector<std::string>& args,
+                       const std::string& zero = "") {
   std::string out;
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] == '$' && i + 1 < pattern.size() &&
         (pattern[i + 1] == '0' || pattern[i + 1] == '1')) {
       out += args.at(static_cast<size_t>(pattern[i + 1] - '0'));
+      ++i;
+    } else if (pattern[i] == '$' && i + 1 < pattern.size() && pattern[i + 1] == 'z') {
+      out += zero;
       ++i;
     } else {
       out += pattern[i];
@@ -102,9 +110,16 @@ std::string builtFrom() {
 
 } // namespace
 
-std::string arithmeticVerilog(const EpilogueOp& e, const std::vector<std::string>& args) {
+std::string arithmeticVerilog(const EpilogueOp& e, const std::vector<std::string>& args,
+                              int64_t bits) {
   const Arith* a = arithOf(e.kind);
-  return a ? substitute(a->verilog, args) : "";
+  return a ? substitute(a->verilog, args, std::to_string(bits) + "'sd0") : "";
+}
+
+int64_t arithmeticBits(const EpilogueOp& e, const std::vector<int64_t>& argBits) {
+  const Arith* a = arithOf(e.kind);
+  if (!a || argBits.size() != a->arity) return 0;
+  return a->bits(argBits[0], argBits.size() > 1 ? argBits[1] : 0);
 }
 
 bool hasEpilogueForm(const tc::Program& prog) {

@@ -13,15 +13,24 @@ namespace {
 
 using Kind = dse::EpilogueOp::Kind;
 
-// Writes one lane's expression as 64-bit signed wires e<lane>_<n>, returning the wire of `e`.
+// A signed wire of the lane's expression and its bits.
+struct Wire {
+  std::string name;
+  int64_t bits = 64;
+};
+
+// Writes one lane's expression as signed wires e<lane>_<n>, each as wide as its exact value needs
+// (dse::arithmeticBits, at most 64: the reference model's width, where it wraps), returning the
+// wire of `e`. A value that fits its wire is the same in any wider two's complement, so the
+// narrow wires compute exactly what 64-bit ones would.
 class LaneWriter {
 public:
   LaneWriter(std::ostream& os, Unused& unused, int64_t lane, int64_t accBits,
              const std::vector<int64_t>& operandBits)
       : os_(os), unused_(unused), lane_(lane), accBits_(accBits), operandBits_(operandBits) {}
 
-  std::string write(const dse::EpilogueOp& e) {
-    std::vector<std::string> a;
+  Wire write(const dse::EpilogueOp& e) {
+    std::vector<Wire> a;
     if (e.kind != Kind::Requant)
       for (const dse::EpilogueOp& x : e.args)
         a.push_back(write(x));
@@ -29,23 +38,44 @@ public:
     const std::string l = std::to_string(lane_);
     switch (e.kind) {
     case Kind::Acc:
-      return declare(w, signExtend("acc" + l, accBits_));
+      return declare(w, accBits_, "acc" + l);
     case Kind::Operand: {
       const size_t k = static_cast<size_t>(e.value);
-      return declare(w, signExtend("opv" + std::to_string(k) + "_" + l, operandBits_[k]));
+      return declare(w, operandBits_[k], "opv" + std::to_string(k) + "_" + l);
     }
-    case Kind::Const:
-      return declare(w, "64'h" + hexBits(e.value, 64).substr(std::string("64'h").size()));
+    case Kind::Const: {
+      int64_t b = 2;
+      while (b < 64 && (e.value < -(int64_t(1) << (b - 1)) || e.value >= (int64_t(1) << (b - 1))))
+        ++b;
+      const std::string h = hexBits(e.value, b);
+      return declare(w, b, h.substr(0, h.find('\'') + 1) + "sh" + h.substr(h.find('\'') + 2));
+    }
     case Kind::Wrap:
-      if (e.value >= 64) return declare(w, a[0]);
-      unused_.add(a[0] + "[63:" + std::to_string(e.value) + "]");
-      return declare(w, signExtend(a[0], e.value));
+      if (a[0].bits <= e.value) return declare(w, a[0].bits, a[0].name);
+      unused_.add(a[0].name + "[" + std::to_string(a[0].bits - 1) + ":" + std::to_string(e.value) +
+                  "]");
+      return declare(w, e.value, a[0].name + "[" + std::to_string(e.value - 1) + ":0]");
     case Kind::Requant:
       return requant(w, e);
-    default: // arithmetic: the expression dse/Epilogue.cpp's table gives
-      return declare(w, dse::arithmeticVerilog(e, a));
+    default: { // arithmetic: the expression and width dse/Epilogue.cpp's table gives
+      std::vector<int64_t> widths;
+      for (const Wire& x : a)
+        widths.push_back(x.bits);
+      const int64_t b = std::min<int64_t>(64, dse::arithmeticBits(e, widths));
+      std::vector<std::string> args;
+      for (const Wire& x : a)
+        args.push_back(extend(x, b));
+      return declare(w, b, dse::arithmeticVerilog(e, args, b));
+    }
     }
     throw std::logic_error("epilogue: unknown node");
+  }
+
+  /// `x` sign-extended to `bits` (at least its own).
+  static std::string extend(const Wire& x, int64_t bits) {
+    if (x.bits >= bits) return x.name;
+    return "$signed({{" + std::to_string(bits - x.bits) + "{" + x.name + "[" +
+           std::to_string(x.bits - 1) + "]}}, " + x.name + "})";
   }
 
 private:
@@ -55,29 +85,25 @@ private:
   const std::vector<int64_t>& operandBits_;
   int next_ = 0;
 
-  std::string declare(const std::string& w, const std::string& value) {
-    os_ << "  wire signed [63:0] " << w << " = " << value << ";\n";
-    return w;
-  }
-
-  static std::string signExtend(const std::string& x, int64_t bits) {
-    if (bits >= 64) return "$signed(" + x + ")";
-    return "$signed({{" + std::to_string(64 - bits) + "{" + x + "[" + std::to_string(bits - 1) +
-           "]}}, " + x + "[" + std::to_string(bits - 1) + ":0]})";
+  Wire declare(const std::string& w, int64_t bits, const std::string& value) {
+    os_ << "  wire signed " << range(bits) << " " << w << " = " << value << ";\n";
+    return {w, bits};
   }
 
   // saturate(floor((x m + 2^(s-1)) / 2^s)) to e.value bits, the product exact in 128 bits
   // (ref::requantise).
-  std::string requant(const std::string& w, const dse::EpilogueOp& e) {
+  Wire requant(const std::string& w, const dse::EpilogueOp& e) {
     if (e.args.size() != 3 || e.args[2].kind != Kind::Const)
       throw std::logic_error("epilogue: requant's shift is not a constant");
-    const std::string x = write(e.args[0]), m = write(e.args[1]);
+    const Wire x = write(e.args[0]), m = write(e.args[1]);
     const int64_t s = e.args[2].value, bits = e.value;
-    auto wide = [](const std::string& v) { return "$signed({{64{" + v + "[63]}}, " + v + "})"; };
-    os_ << "  wire signed [127:0] " << w << "_p = " << wide(x) << " * " << wide(m) << ";\n";
-    std::string rounded = w + "_p";
+    // The product is exact in the operands' bits together; rounding and saturation in 128.
+    const int64_t pb = std::min<int64_t>(128, x.bits + m.bits);
+    os_ << "  wire signed " << range(pb) << " " << w << "_p = " << extend(x, pb) << " * "
+        << extend(m, pb) << ";\n";
+    std::string rounded = extend({w + "_p", pb}, 128);
     if (s > 0) {
-      os_ << "  wire signed [127:0] " << w << "_r = (" << w << "_p + (128'sd1 <<< " << s - 1
+      os_ << "  wire signed [127:0] " << w << "_r = (" << rounded << " + (128'sd1 <<< " << s - 1
           << ")) >>> " << s << ";\n";
       rounded = w + "_r";
     }
@@ -87,8 +113,8 @@ private:
     const std::string minv = "(-(128'sd1 <<< " + std::to_string(b - 1) + "))";
     os_ << "  wire signed [127:0] " << w << "_s = (" << rounded << " > " << maxv << ") ? " << maxv
         << " : (" << rounded << " < " << minv << ") ? " << minv << " : " << rounded << ";\n";
-    unused_.add(w + "_s[127:64]");
-    return declare(w, "$signed(" + w + "_s[63:0])");
+    unused_.add(w + "_s[127:" + std::to_string(b) + "]");
+    return declare(w, b, "$signed(" + w + "_s[" + std::to_string(b - 1) + ":0])");
   }
 };
 
@@ -182,10 +208,15 @@ std::string epilogueModule(const arch::MemoryPlan& m) {
     if (matrix && !rowUsed) unused.add("row_l" + ls);
     if (!colUsed) unused.add("col_l" + ls);
     LaneWriter lw(os, unused, l, accBits, operandBits);
-    const std::string result = lw.write(ep.expr);
-    os << "  assign out_data[" << l * outBits + outBits - 1 << ":" << l * outBits
-       << "] = " << result << "[" << outBits - 1 << ":0];\n";
-    if (outBits < 64) unused.add(result + "[63:" + std::to_string(outBits) + "]");
+    const Wire result = lw.write(ep.expr);
+    os << "  assign out_data[" << l * outBits + outBits - 1 << ":" << l * outBits << "] = ";
+    if (result.bits <= outBits) {
+      os << LaneWriter::extend(result, outBits) << ";\n";
+    } else {
+      os << result.name << "[" << outBits - 1 << ":0];\n";
+      unused.add(result.name + "[" + std::to_string(result.bits - 1) + ":" +
+                 std::to_string(outBits) + "]");
+    }
   }
   os << "\n" << unused.declaration() << "\nendmodule\n\n`default_nettype wire\n";
   return os.str();

@@ -82,9 +82,15 @@ int64_t evaluateEpilogue(const EpilogueOp& e, int64_t acc, const std::vector<int
 /// tile (each latency + kLoadOverhead + its beats, one after the other).
 MemorySystem withEpilogue(MemorySystem memory, const Epilogue& e);
 
-/// The Verilog of an arithmetic node (neither a leaf, a wrap nor requant) on 64-bit signed
-/// wires `args`; "" for the others, which the emitter writes out.
-std::string arithmeticVerilog(const EpilogueOp& e, const std::vector<std::string>& args);
+/// The Verilog of an arithmetic node (neither a leaf, a wrap nor requant) on signed wires
+/// `args` of `bits` bits (its arguments sign-extended to it); "" for the others, which the
+/// emitter writes out.
+std::string arithmeticVerilog(const EpilogueOp& e, const std::vector<std::string>& args,
+                              int64_t bits);
+
+/// The bits an arithmetic node's exact result needs (two's complement) when its arguments need
+/// `argBits`; 0 for the other nodes. (The emitter caps it at 64, the reference model's width.)
+int64_t arithmeticBits(const EpilogueOp& e, const std::vector<int64_t>& argBits);
 
 /// "wrap8(requant8(max(acc + b, 0), m, 12))": the expression as the hardware computes it.
 std::string toString(const EpilogueOp& e, const Epilogue& ep);
