@@ -62,7 +62,8 @@ std::string printAccessAnalysis(const tc::Program& prog, const StatementView& v)
   os << "\n";
   for (const AccessView& a : v.accesses) {
     Mat m = Mat::fromRows(a.coeffs, v.loops.size());
-    os << "\n" << (a.write ? "write " : "read  ") << a.name << ": access " << matRows(a.coeffs)
+    os << "\n"
+       << (a.write ? "write " : "read  ") << a.name << ": access " << matRows(a.coeffs)
        << " over (";
     for (size_t l = 0; l < v.loops.size(); ++l)
       os << (l ? ", " : "") << v.loops[l];
@@ -103,8 +104,9 @@ std::string printIr(const poly::IslContext& ctx, const tc::Program& prog, const 
     os << ", t" << (o + 2) << " " << d.outerExtent(o, v.extent);
   os << "\n";
   LegalityReport legal = checkLegality(ctx, v, d);
-  os << "legal:     " << (legal.legal() ? "yes (isl: one-to-one, time >= 0, inside the array)"
-                                       : "no: " + legal.why())
+  os << "legal:     "
+     << (legal.legal() ? "yes (isl: one-to-one, time >= 0, inside the array)"
+                       : "no: " + legal.why())
      << "\n";
   Decomposition dec = decompose(v, d);
   std::string failed;
@@ -165,8 +167,8 @@ std::string printSpace(const StatementView& v, int64_t p, int64_t q, const Enume
   size_t matrices = 0;
   for (const auto& [k, n] : r.stats.perCombination)
     matrices += n;
-  os << "realisable space-time matrices: " << matrices << " (dataflows incl. tilings: "
-     << r.dataflows.size() << ")\n";
+  os << "realisable space-time matrices: " << matrices
+     << " (dataflows incl. tilings: " << r.dataflows.size() << ")\n";
   size_t total = 1;
   for (size_t a = 0; a < v.accesses.size(); ++a)
     total *= ir::kEntryCount;

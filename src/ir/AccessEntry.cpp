@@ -14,10 +14,12 @@ constexpr Vec3 kZero{0, 0, 0}, kX{1, 0, 0}, kY{0, 1, 0}, kT{0, 0, 1};
 constexpr Vec3 kXmY{1, -1, 0}, kTmX{-1, 0, 1}, kTmY{0, -1, 1};
 
 // The seven basic direction vectors in canonical order (theory §2.1).
-const std::array<Vec3, 7> kBasic = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, 0, 1},
-                                     {0, 1, 1}, {1, 1, 1}}};
+const std::array<Vec3, 7> kBasic = {
+    {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}}};
 
-IntVec toVec(const Vec3& v) { return {v[0], v[1], v[2]}; }
+IntVec toVec(const Vec3& v) {
+  return {v[0], v[1], v[2]};
+}
 
 // Span tests in three dimensions with integers only: the classification runs for every
 // candidate dataflow, so it avoids rational elimination.
@@ -30,15 +32,21 @@ bool parallel(const IntVec& a, const IntVec& b) {
   return a[1] * b[2] == a[2] * b[1] && a[2] * b[0] == a[0] * b[2] && a[0] * b[1] == a[1] * b[0];
 }
 
-bool isZero3(const IntVec& v) { return v[0] == 0 && v[1] == 0 && v[2] == 0; }
+bool isZero3(const IntVec& v) {
+  return v[0] == 0 && v[1] == 0 && v[2] == 0;
+}
 
 // `basis` must be linearly independent (as null-space bases and kept vectors are).
 bool inSpan3(const std::vector<IntVec>& basis, const IntVec& v) {
   switch (basis.size()) {
-  case 0: return isZero3(v);
-  case 1: return parallel(basis[0], v);
-  case 2: return det3(basis[0], basis[1], v) == 0;
-  default: return true;
+  case 0:
+    return isZero3(v);
+  case 1:
+    return parallel(basis[0], v);
+  case 2:
+    return det3(basis[0], basis[1], v) == 0;
+  default:
+    return true;
   }
 }
 
@@ -118,7 +126,8 @@ OrientedEntry canonicalFlags(EntryKind k, bool mx, bool my) {
     base.push_back(toVec(v));
   std::vector<IntVec> target = mirrored(base, mx, my);
   for (int m = 0; m < 4; ++m)
-    if (sameSpan(mirrored(base, m & 1, m & 2), target)) return OrientedEntry{k, bool(m & 1), bool(m & 2)};
+    if (sameSpan(mirrored(base, m & 1, m & 2), target))
+      return OrientedEntry{k, bool(m & 1), bool(m & 2)};
   return OrientedEntry{k, mx, my};
 }
 
@@ -129,7 +138,9 @@ const std::vector<EntryInfo>& allEntries() {
   return table;
 }
 
-const EntryInfo& info(EntryKind k) { return allEntries()[static_cast<int>(k) - 1]; }
+const EntryInfo& info(EntryKind k) {
+  return allEntries()[static_cast<int>(k) - 1];
+}
 
 std::optional<EntryKind> parseEntryKind(const std::string& text) {
   auto lower = [](std::string s) {
@@ -287,8 +298,8 @@ std::optional<OrientedEntry> classifyReuse(const std::vector<IntVec>& basis, std
   if (reason) {
     std::string s = "reuse space spanned by";
     for (const IntVec& v : basis)
-      s += " (" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "|" +
-           std::to_string(v[2]) + ")";
+      s += " (" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "|" + std::to_string(v[2]) +
+           ")";
     *reason = s + " has no basis of the seven direction vectors, with or without mirroring x or y";
   }
   return std::nullopt;
