@@ -158,12 +158,8 @@ std::string readme(const tc::Program& prog, const std::vector<ChainStageDesign>&
        << shapeText(t.shape) << " | " << t.bits << " | " << t.shape.back() * (t.bits / 8) << " |\n";
   }
   os << "\nAn intermediate is written by one stage and read by later ones: give it room in "
-        "memory like an output (its bytes are written).\n\n## Protocol\n\n"
-     << "1. Put every input tensor in memory, row-major with no padding, at any address that is "
-        "a multiple of its element size; choose where each output and intermediate goes.\n"
-     << "2. Write the BASE registers, then CTRL = 1 (or 3 for an interrupt).\n"
-     << "3. Wait for STATUS.DONE (or `irq`); CYCLES holds the run's cycles. STATUS.ERROR says "
-        "an AXI response was not OKAY.\n\n"
+        "memory like an output (its bytes are written).\n\n"
+     << detail::readmeMemoryProtocol("choose where each output and intermediate goes.")
      << detail::readmeFilesAndChecking(files, top);
   return os.str();
 }

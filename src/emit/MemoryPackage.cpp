@@ -290,13 +290,9 @@ std::string readme(const arch::MemoryPlan& m, const dse::DesignPoint& pt,
        << "` (acc: " << core.tensors.front().name
        << " as the banks hold it), applied as it leaves the banks (`" << core.name
        << "_epilogue`); the operands are read once, before the first buffer tile.\n";
-  os << "\n## Protocol\n\n"
-     << "1. Put every input tensor in memory, row-major with no padding, at any address that is "
-        "a multiple of its element size; choose where each output goes (its bytes are the only "
-        "ones written).\n"
-     << "2. Write the BASE registers, then CTRL = 1 (or 3 for an interrupt).\n"
-     << "3. Wait for STATUS.DONE (or `irq`); CYCLES holds the run's cycles. STATUS.ERROR says "
-        "an AXI response was not OKAY.\n\n"
+  os << "\n"
+     << detail::readmeMemoryProtocol(
+            "choose where each output goes (its bytes are the only ones written).")
      << detail::readmeFilesAndChecking(files, top);
   return os.str();
 }

@@ -16,6 +16,19 @@ inline std::string readmeControlRows() {
          "| `done` | out | high from the end of a run until the next `start` |\n";
 }
 
+/// The protocol of a design whose tensors are in external memory; `outputs` says where the
+/// host puts what the design writes.
+inline std::string readmeMemoryProtocol(const std::string& outputs) {
+  return "## Protocol\n\n"
+         "1. Put every input tensor in memory, row-major with no padding, at any address that is "
+         "a multiple of its element size; " +
+         outputs +
+         "\n"
+         "2. Write the BASE registers, then CTRL = 1 (or 3 for an interrupt).\n"
+         "3. Wait for STATUS.DONE (or `irq`); CYCLES holds the run's cycles. STATUS.ERROR says "
+         "an AXI response was not OKAY.\n\n";
+}
+
 /// The README's last sections: every file, then how to lint, compile and synthesize `top`.
 inline std::string readmeFilesAndChecking(const std::vector<std::string>& files,
                                           const std::string& top) {

@@ -53,10 +53,8 @@ std::string chainStimulus(const tc::Program& prog, const std::vector<emit::Chain
   for (size_t r = 0; r < c.tensors.size(); ++r) {
     const arch::ChainTensor& t = c.tensors[r];
     const bool in = t.role == arch::ChainRole::Input;
-    const std::vector<int64_t>& xs = (in ? inputs : data)[static_cast<size_t>(t.programTensor)];
-    os << (in ? "tensor " : "expect ") << r << " " << xs.size() << "\n";
-    for (int64_t x : xs)
-      os << x << "\n";
+    section(os, in ? "tensor" : "expect", r,
+            (in ? inputs : data)[static_cast<size_t>(t.programTensor)]);
   }
   return os.str();
 }

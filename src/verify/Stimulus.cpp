@@ -21,13 +21,13 @@ void wrapToStoredWidths(ref::TensorData& data, const dataflow::StatementView& v,
   }
 }
 
+} // namespace
+
 void section(std::ostream& os, const char* kind, size_t select, const std::vector<int64_t>& xs) {
   os << kind << " " << select << " " << xs.size() << "\n";
   for (int64_t x : xs)
     os << x << "\n";
 }
-
-} // namespace
 
 void epilogueOperandValues(ref::TensorData& data, const dse::Epilogue& e,
                            const std::vector<int>& tensorOf, uint64_t seed) {

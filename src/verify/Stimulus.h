@@ -9,6 +9,7 @@
 #include "rubick/ref/Interpreter.h"
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ namespace rubick::verify {
 /// the declared type; empty: the declared types).
 std::string stimulus(const tc::Program& prog, size_t stmt, const dataflow::StatementView& v,
                      uint64_t seed, const std::vector<int64_t>& elementBits);
+
+/// One section of a stimulus: "KIND SELECT COUNT" (tensor, expect, initial), then the values.
+void section(std::ostream& os, const char* kind, size_t select, const std::vector<int64_t>& xs);
 
 /// Values for `e`'s operands in `data`: the type's extremes and small values besides the full
 /// range. `tensorOf` maps the epilogue's program's tensors to `data`'s (empty: the same).
