@@ -29,15 +29,22 @@
 // run's last step s' >= s, in phase s'+1, after the toggle at run_start(t, s'+1)) reads
 // ~half[t], and the next late load (step s'+1, in that same phase) writes the other half.
 //
-// Geometry: a tensor tile is ROWS x COLS elements of a row-major TROWS x TCOLS tensor (a rank-1
-// tensor: ROWS = TROWS = 1). With r the index of loop ROW_LOOP[t] (0 when none) and c that of
-// COL_LOOP[t]:
-//   addr = base[t] + (r * ROWS * TCOLS + c * COLS) * EBYTES   (mod 2**ADDR_W)
-//   rows = min(ROWS, TROWS - r * ROWS), cols = min(COLS, TCOLS - c * COLS)
-//   row0 = r * ROWS, col0 = c * COLS   (the tile's first row and column in the tensor)
-// The addresses are running offsets that add constant strides (computed at elaboration) as the
-// odometer steps, and row0, col0 running 32-bit indices (outputs only): no multiplier. The row
-// pitch TCOLS * EBYTES is for the emitter, not an output.
+// Geometry: a tensor tile is a strided box of ROWS x COLS elements of a TROWS x TCOLS tensor
+// whose rows lie PITCH elements apart in memory (the caller's view of an n-D tensor's tile; a
+// rank-1 tensor: ROWS = TROWS = 1). With r the index of loop ROW_LOOP[t] (0 when none), c that of
+// COL_LOOP[t], idx_i that of loop i, and RSTEP, CSTEP, PITCH the effective values (0 stands for
+// ROWS, COLS, TCOLS):
+//   addr = base[t] + (r * RSTEP * PITCH + c * CSTEP) * EBYTES + sum over i of idx_i * ASTEP[t][i]
+//          (mod 2**ADDR_W)
+//   rows = min(ROWS, TROWS - r * RSTEP), cols = min(COLS, TCOLS - c * CSTEP)
+//   row0 = r * RSTEP, col0 = c * CSTEP   (the tile's first row and column in the tensor)
+// A tile larger than its step overlaps the next one (a convolution input's halo); ASTEP moves the
+// tile with other loops (e.g. a batch index) without changing its valid rows and columns. The
+// defaults (RSTEP = ROWS, CSTEP = COLS, PITCH = TCOLS, ASTEP = 0) tile a row-major TROWS x TCOLS
+// tensor. The addresses are running offsets that add constant strides (computed at elaboration)
+// as the odometer steps (the row loop's, the column loop's, and one per other loop with a nonzero
+// ASTEP), and row0, col0 running 32-bit indices (outputs only): no multiplier. The row pitch
+// PITCH * EBYTES is for the emitter, not an output.
 //
 // Timing (all synchronous; "cycle c" is what is visible after edge c-1). start sampled at edge 0
 // while !busy (ignored while busy or under rst) begins phase -1: P(-1) = 1. In phase k, which
@@ -81,8 +88,18 @@
 //   ROW_LOOP, COL_LOOP  NT x 32 bits: the loop (position in the order) indexing t's rows / cols,
 //             or any value >= NL (e.g. 32'hFFFFFFFF) for none; a loop used must be in DEP[t]
 //   ROWS, COLS, TROWS, TCOLS, EBYTES  NT x 32 bits, all >= 1: tile, tensor, bytes per element.
-//             With a row loop of EXT e: (e - 1) * ROWS < TROWS <= e * ROWS; without one:
-//             TROWS <= ROWS (the same for columns). Violations fail elaboration on purpose.
+//             With a row loop of EXT e: (e - 1) * RSTEP < TROWS <= (e - 1) * RSTEP + ROWS, and
+//             every tile but the last is whole: (e - 2) * RSTEP + ROWS <= TROWS if e >= 2 (so
+//             rows = ROWS except at the last index); without one: TROWS <= ROWS (the same for
+//             columns with CSTEP). Violations fail elaboration on purpose.
+//   RSTEP, CSTEP  NT x 32 bits: tensor rows (columns) the tile advances per index of ROW_LOOP[t]
+//             (COL_LOOP[t]); 0 (the default) means ROWS (COLS); below ROWS (COLS) tiles overlap
+//   PITCH     NT x 32 bits: elements from one row of the tile to the next in memory; 0 (the
+//             default) means TCOLS
+//   ASTEP     NT*NL x 64 bits: field t*NL + i = bytes the tile's address moves per index of loop
+//             i (position i of the order; added to the row and column loops' own moves; a
+//             negative move is its two's complement), default 0; a loop with a nonzero field
+//             must be in DEP[t]
 //   LATE      NT bits: bit t set for a late tensor (above); set on an output: elaboration fails
 //   ACC       NT bits: bit t set for an output computed with `+=` (its values in memory are its
 //             start values): loaded at every run start, the first visit included, like a reload
@@ -112,6 +129,10 @@ module rubick_buf_seq #(
   parameter [NT*32-1:0] TROWS = {NT{32'd1}},
   parameter [NT*32-1:0] TCOLS = {NT{32'd1}},
   parameter [NT*32-1:0] EBYTES = {NT{32'd1}},
+  parameter [NT*32-1:0] RSTEP = {NT{32'd0}},
+  parameter [NT*32-1:0] CSTEP = {NT{32'd0}},
+  parameter [NT*32-1:0] PITCH = {NT{32'd0}},
+  parameter [NT*NL*64-1:0] ASTEP = {(NT*NL){64'd0}},
   parameter integer CHAIN = 0
 ) (
   input  wire                 clk,
@@ -143,6 +164,15 @@ module rubick_buf_seq #(
   localparam [NT-1:0] T_ONES = {NT{1'b1}};
   localparam [NT-1:0] T_ONE = 1;
   localparam [ADDR_W-1:0] A_ZERO = {ADDR_W{1'b0}};
+
+  // The sum of NL address fields (the running offsets of the loops with an ASTEP).
+  function [ADDR_W-1:0] add_fields(input [NL*ADDR_W-1:0] v);
+    integer k;
+    begin
+      add_fields = A_ZERO;
+      for (k = 0; k < NL; k = k + 1) add_fields = add_fields + v[k*ADDR_W+:ADDR_W];
+    end
+  endfunction
 
   // ---- Control. Stage L holds the record of step k+1 (what phase k loads; a late tensor's is
   // loaded in phase k+1), stage C the one of step k (computed), stage S the one of step k-1
@@ -308,11 +338,18 @@ module rubick_buf_seq #(
       localparam [31:0] TR = TROWS[t*32+:32];
       localparam [31:0] TC = TCOLS[t*32+:32];
       localparam [31:0] EB = EBYTES[t*32+:32];
-      // Strides of one row / column tile in bytes (mod 2**64, then 2**ADDR_W).
-      localparam [63:0] RSTRIDE64 = {32'd0, R} * {32'd0, TC} * {32'd0, EB};
-      localparam [63:0] CSTRIDE64 = {32'd0, C} * {32'd0, EB};
-      localparam [ADDR_W-1:0] RSTRIDE = RSTRIDE64[ADDR_W-1:0];
-      localparam [ADDR_W-1:0] CSTRIDE = CSTRIDE64[ADDR_W-1:0];
+      // The effective steps and pitch (0: the defaults).
+      localparam [31:0] RSTEP_T = RSTEP[t*32+:32];
+      localparam [31:0] CSTEP_T = CSTEP[t*32+:32];
+      localparam [31:0] PITCH_T = PITCH[t*32+:32];
+      localparam [31:0] RS = RSTEP_T != 32'd0 ? RSTEP_T : R;
+      localparam [31:0] CS = CSTEP_T != 32'd0 ? CSTEP_T : C;
+      localparam [31:0] PT = PITCH_T != 32'd0 ? PITCH_T : TC;
+      localparam [NL*64-1:0] ASTEPV = ASTEP[t*NL*64+:NL*64];
+      // Strides of one row / column step in bytes (mod 2**64, then 2**ADDR_W; the loop's ASTEP
+      // is added in g_row / g_col).
+      localparam [63:0] RSTRIDE64 = {32'd0, RS} * {32'd0, PT} * {32'd0, EB};
+      localparam [63:0] CSTRIDE64 = {32'd0, CS} * {32'd0, EB};
 
       if (R == 32'd0 || C == 32'd0 || TR == 32'd0 || TC == 32'd0 || EB == 32'd0) begin : g_bad_size
         rubick_buf_seq_parameters_ROWS_COLS_TROWS_TCOLS_EBYTES_must_be_at_least_1 u_error ();
@@ -344,14 +381,21 @@ module rubick_buf_seq #(
       assign h_st[t]   = IS_OUT & re;
 
       // Running offsets of the head's tile and its valid rows and columns.
-      wire [ADDR_W-1:0] roff, coff;
+      wire [ADDR_W-1:0] roff, coff, aoff;
       wire [ DIM_W-1:0] rv, cv;
       if (RL < NL) begin : g_row
         localparam [63:0] RE = {32'd0, EXT[RL*32+:32]};
-        localparam [63:0] RLAST = {32'd0, TR} - (RE - 64'd1) * {32'd0, R};
-        if (!DEPV[RL] || (RE - 64'd1) * {32'd0, R} >= {32'd0, TR} ||
-            RE * {32'd0, R} < {32'd0, TR}) begin : g_bad_rows
+        // The first row of the last tile, and its valid rows.
+        localparam [63:0] RFIRST = (RE - 64'd1) * {32'd0, RS};
+        localparam [63:0] RLAST = {32'd0, TR} - RFIRST;
+        localparam [63:0] RMOVE = RSTRIDE64 + ASTEPV[RL*64+:64];
+        localparam [ADDR_W-1:0] RSTRIDE = RMOVE[ADDR_W-1:0];
+        if (!DEPV[RL] || RFIRST >= {32'd0, TR} ||
+            RFIRST + {32'd0, R} < {32'd0, TR}) begin : g_bad_rows
           rubick_buf_seq_parameters_row_loop_must_be_in_DEP_and_cover_TROWS u_error ();
+        end
+        if (RE >= 64'd2 && RFIRST - {32'd0, RS} + {32'd0, R} > {32'd0, TR}) begin : g_bad_whole
+          rubick_buf_seq_parameters_row_tiles_but_the_last_must_be_whole u_error ();
         end
         reg [ADDR_W-1:0] off;
         always @(posedge clk) begin
@@ -369,10 +413,16 @@ module rubick_buf_seq #(
       end
       if (CL < NL) begin : g_col
         localparam [63:0] CE = {32'd0, EXT[CL*32+:32]};
-        localparam [63:0] CLAST = {32'd0, TC} - (CE - 64'd1) * {32'd0, C};
-        if (!DEPV[CL] || (CE - 64'd1) * {32'd0, C} >= {32'd0, TC} ||
-            CE * {32'd0, C} < {32'd0, TC}) begin : g_bad_cols
+        localparam [63:0] CFIRST = (CE - 64'd1) * {32'd0, CS};
+        localparam [63:0] CLAST = {32'd0, TC} - CFIRST;
+        localparam [63:0] CMOVE = CSTRIDE64 + ASTEPV[CL*64+:64];
+        localparam [ADDR_W-1:0] CSTRIDE = CMOVE[ADDR_W-1:0];
+        if (!DEPV[CL] || CFIRST >= {32'd0, TC} ||
+            CFIRST + {32'd0, C} < {32'd0, TC}) begin : g_bad_cols
           rubick_buf_seq_parameters_col_loop_must_be_in_DEP_and_cover_TCOLS u_error ();
+        end
+        if (CE >= 64'd2 && CFIRST - {32'd0, CS} + {32'd0, C} > {32'd0, TC}) begin : g_bad_whole
+          rubick_buf_seq_parameters_col_tiles_but_the_last_must_be_whole u_error ();
         end
         reg [ADDR_W-1:0] off;
         always @(posedge clk) begin
@@ -388,6 +438,27 @@ module rubick_buf_seq #(
         assign coff = A_ZERO;
         assign cv   = TC[DIM_W-1:0];
       end
+      // The other loops' moves: a running offset per loop with a nonzero ASTEP (the row and
+      // column loops' are in roff and coff).
+      wire [NL*ADDR_W-1:0] aoffs;
+      for (i = 0; i < NL; i = i + 1) begin : g_astep
+        localparam [63:0] AS = ASTEPV[i*64+:64];
+        if (AS != 64'd0 && !DEPV[i]) begin : g_bad_astep
+          rubick_buf_seq_parameter_ASTEP_must_be_0_outside_DEP u_error ();
+        end
+        if (AS != 64'd0 && i != RL && i != CL) begin : g_move
+          localparam [ADDR_W-1:0] STRIDE = AS[ADDR_W-1:0];
+          reg [ADDR_W-1:0] off;
+          always @(posedge clk) begin
+            if (rst || wrap[i]) off <= A_ZERO;
+            else if (inc[i]) off <= off + STRIDE;
+          end
+          assign aoffs[i*ADDR_W+:ADDR_W] = off;
+        end else begin : g_still
+          assign aoffs[i*ADDR_W+:ADDR_W] = A_ZERO;
+        end
+      end
+      assign aoff = add_fields(aoffs);
 
       // Geometry of stages L, C and S (C for outputs and late tensors, S for outputs), shifting
       // with the records.
@@ -395,7 +466,7 @@ module rubick_buf_seq #(
       reg [ DIM_W-1:0] l_rows, l_cols;
       always @(posedge clk) begin
         if (shift) begin
-          l_addr <= base[t*ADDR_W+:ADDR_W] + roff + coff;
+          l_addr <= base[t*ADDR_W+:ADDR_W] + roff + coff + aoff;
           l_rows <= rv;
           l_cols <= cv;
         end
@@ -427,7 +498,7 @@ module rubick_buf_seq #(
           reg [31:0] idx0;
           always @(posedge clk) begin
             if (rst || wrap[RL]) idx0 <= 32'd0;
-            else if (inc[RL]) idx0 <= idx0 + R;
+            else if (inc[RL]) idx0 <= idx0 + RS;
           end
           assign row0 = idx0;
         end else begin : g_row0_none
@@ -437,7 +508,7 @@ module rubick_buf_seq #(
           reg [31:0] idx0;
           always @(posedge clk) begin
             if (rst || wrap[CL]) idx0 <= 32'd0;
-            else if (inc[CL]) idx0 <= idx0 + C;
+            else if (inc[CL]) idx0 <= idx0 + CS;
           end
           assign col0 = idx0;
         end else begin : g_col0_none

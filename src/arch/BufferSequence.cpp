@@ -31,11 +31,9 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
   for (size_t t = 0; t < m.tensors.size(); ++t) {
     const TensorTransfer& x = m.tensors[t];
     const TensorPlan& tp = m.core.tensors[t];
-    if (x.shape.size() > 2 || tp.elementBits % 8 != 0)
-      throw Unsupported("emit", tp.name + " has " + std::to_string(x.shape.size()) +
-                                    " dimensions of " + std::to_string(tp.elementBits) +
-                                    "-bit elements; the DMA moves tiles of tensors of at most "
-                                    "two dimensions and whole bytes");
+    if (tp.elementBits % 8 != 0)
+      throw Unsupported("emit", tp.name + " has " + std::to_string(tp.elementBits) +
+                                    "-bit elements; the DMA moves tiles of whole bytes");
     SequencedTensor s;
     s.out = tp.output;
     s.acc = x.startValues;
@@ -45,14 +43,25 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
       s.dep[i] = x.indexedBy[i];
       s.red[i] = x.revisits[i];
     }
-    const bool matrix = x.shape.size() == 2;
-    s.rowLoop = matrix ? position(x.loops[0]) : -1;
-    s.colLoop = x.shape.empty() ? -1 : position(x.loops.back());
-    s.rows = matrix ? x.tile[0] : 1;
-    s.trows = matrix ? x.shape[0] : 1;
-    s.cols = x.shape.empty() ? 1 : x.tile.back();
-    s.tcols = x.shape.empty() ? 1 : x.shape.back();
+    // The tile's box (dse/TileBox.h); the defaults (0) where it is a plain matrix tile, so that
+    // those designs name no step, pitch or address move.
+    const dse::TileBox& b = x.box;
+    s.rowLoop = b.rowLoop < 0 ? -1 : position(b.rowLoop);
+    s.colLoop = b.colLoop < 0 ? -1 : position(b.colLoop);
+    s.rows = b.rows;
+    s.trows = b.trows;
+    s.cols = b.cols;
+    s.tcols = b.tcols;
+    s.rstep = b.rstep == b.rows ? 0 : b.rstep;
+    s.cstep = b.cstep == b.cols ? 0 : b.cstep;
+    s.pitch = b.pitch == b.tcols ? 0 : b.pitch;
     s.ebytes = (tp.output && m.epilogue ? m.epilogueBits : tp.elementBits) / 8;
+    for (size_t i = 0; i < order.size(); ++i) {
+      const int64_t moves = b.loopStep.empty() ? 0 : b.loopStep[static_cast<size_t>(order[i])];
+      s.astep.push_back(static_cast<uint64_t>(moves * s.ebytes));
+    }
+    if (std::all_of(s.astep.begin(), s.astep.end(), [](uint64_t a) { return a == 0; }))
+      s.astep.clear();
     c.tensors.push_back(std::move(s));
   }
   // Epilogue operands. A vector: one tile, the whole vector, loaded before the first buffer tile
@@ -142,9 +151,12 @@ std::vector<SeqWork> sequencerWork(const SequencerConfig& c, const std::vector<u
     const SequencedTensor& x = c.tensors[t];
     const int64_t r = x.rowLoop < 0 ? 0 : st.at(step, x.rowLoop);
     const int64_t col = x.colLoop < 0 ? 0 : st.at(step, x.colLoop);
-    ev.addr = bases[t] + static_cast<uint64_t>((r * x.rows * x.tcols + col * x.cols) * x.ebytes);
-    ev.rows = std::min(x.rows, x.trows - r * x.rows);
-    ev.cols = std::min(x.cols, x.tcols - col * x.cols);
+    ev.addr = bases[t] + static_cast<uint64_t>(
+                             (r * x.rowStep() * x.rowPitch() + col * x.colStep()) * x.ebytes);
+    for (size_t i = 0; i < x.astep.size() && i < c.ext.size(); ++i)
+      ev.addr += static_cast<uint64_t>(st.at(step, static_cast<int>(i))) * x.astep[i];
+    ev.rows = std::min(x.rows, x.trows - r * x.rowStep());
+    ev.cols = std::min(x.cols, x.tcols - col * x.colStep());
     return ev;
   };
   std::vector<SeqWork> out;

@@ -33,10 +33,18 @@ struct Candidate {
   const TensorMap& m;
   DmaMap d;
 
+  bool inside(int64_t gr, int64_t gc, int64_t lane) const {
+    auto [r, c] = d.element(gr, gc, lane);
+    return r < d.rows && c < d.cols;
+  }
+
+  // Null past the tile's edge and for a copy the element does not have (an input element that
+  // fewer PEs read, as at a convolution window's edge, has fewer places).
   const Location* at(int64_t gr, int64_t gc, int64_t lane, int64_t copy) const {
     auto [r, c] = d.element(gr, gc, lane);
     if (r >= d.rows || c >= d.cols) return nullptr;
-    return &m.elements[static_cast<size_t>(r * d.cols + c)][static_cast<size_t>(copy)];
+    const std::vector<Location>& places = m.elements[static_cast<size_t>(r * d.cols + c)];
+    return static_cast<size_t>(copy) < places.size() ? &places[static_cast<size_t>(copy)] : nullptr;
   }
 
   // Every group's places go to distinct banks (they are written in one cycle).
@@ -64,9 +72,14 @@ struct Candidate {
         for (int64_t gc = alongRows ? 0 : p; ok && gc < d.groupCols(); ++gc)
           for (int64_t l = 0; ok && l < d.lanes; ++l)
             for (int64_t c = 0; ok && c < d.copies; ++c) {
+              const int64_t br = alongRows ? gr - p : gr, bc = alongRows ? gc : gc - p;
+              if (!inside(gr, gc, l) || !inside(br, bc, l)) continue;
               const Location* a = at(gr, gc, l, c);
-              const Location* b = alongRows ? at(gr - p, gc, l, c) : at(gr, gc - p, l, c);
-              if (!a || !b) continue;
+              const Location* b = at(br, bc, l, c);
+              if (!a || !b) {
+                ok = !a && !b; // a copy repeats only where both elements lack it
+                continue;
+              }
               if (a->bank != b->bank)
                 ok = false;
               else if (!stepKnown)
@@ -94,15 +107,25 @@ struct Candidate {
               d.cells[static_cast<size_t>(gr * pc + gc)][static_cast<size_t>(l * d.copies + c)] =
                   *p;
     // Lanes past the edge in the first period may hold elements further on (a short first
-    // group); fill them from the first group where they exist.
+    // group); fill them from the first group where they exist. A cell is a place of every
+    // element that falls on it or of none (the scatter writes every cell's place).
+    std::vector<char> absent(static_cast<size_t>(pr * pc * d.lanes * d.copies), 0);
     for (int64_t gr = 0; gr < d.groupRows(); ++gr)
       for (int64_t gc = 0; gc < d.groupCols(); ++gc)
         for (int64_t l = 0; l < d.lanes; ++l)
           for (int64_t c = 0; c < d.copies; ++c) {
+            if (!inside(gr, gc, l)) continue;
+            const size_t phase = static_cast<size_t>((gr % pr) * pc + gc % pc);
+            const size_t k = static_cast<size_t>(l * d.copies + c);
+            Location& cell = d.cells[phase][k];
+            char& none = absent[phase * static_cast<size_t>(d.lanes * d.copies) + k];
             const Location* p = at(gr, gc, l, c);
-            if (!p) continue;
-            Location& cell = d.cells[static_cast<size_t>((gr % pr) * pc + gc % pc)]
-                                    [static_cast<size_t>(l * d.copies + c)];
+            if (!p) {
+              if (cell.bank >= 0) return false;
+              none = 1;
+              continue;
+            }
+            if (none) return false;
             const int64_t base = sr * (gr / pr) + sc * (gc / pc);
             if (cell.bank < 0) cell = {p->bank, p->address - base};
             if (cell.bank != p->bank || cell.address + base != p->address) return false;
@@ -121,15 +144,28 @@ std::optional<DmaMap> deriveDmaMap(const TensorMap& m, int64_t banks, std::strin
   DmaMap base;
   base.cols = m.shape.back();
   base.rows = static_cast<int64_t>(m.elements.size()) / base.cols;
-  size_t lo = m.elements.front().size(), hi = lo;
+  size_t hi = 0;
   for (const std::vector<Location>& places : m.elements)
-    lo = std::min(lo, places.size()), hi = std::max(hi, places.size());
-  if (lo != hi || lo == 0) {
-    why = "its elements have between " + std::to_string(lo) + " and " + std::to_string(hi) +
-          " places in the banks";
+    hi = std::max(hi, places.size());
+  if (hi == 0) {
+    why = "its elements have no place in the banks";
     return std::nullopt;
   }
-  base.copies = static_cast<int64_t>(lo);
+  // The scatter writes one place per bank a cycle: an element kept twice in one bank (read at
+  // several times from its own address) cannot be written in one group.
+  for (size_t e = 0; e < m.elements.size(); ++e) {
+    const std::vector<Location>& places = m.elements[e];
+    for (size_t a = 0; a < places.size(); ++a)
+      for (size_t b = a + 1; b < places.size(); ++b)
+        if (places[a].bank == places[b].bank) {
+          why = "element " + std::to_string(e) + " (row-major) has several places in bank " +
+                std::to_string(places[a].bank) +
+                " (it is read at several times from each); the DMA writes a place per bank a "
+                "cycle";
+          return std::nullopt;
+        }
+  }
+  base.copies = static_cast<int64_t>(hi);
   const int64_t most = std::max<int64_t>(1, banks / base.copies);
   for (int64_t lanes = std::min(most, std::max(base.rows, base.cols)); lanes >= 1; --lanes) {
     for (bool rowLanes : {false, true}) {

@@ -1,5 +1,7 @@
 #include "rubick/arch/MemoryPlan.h"
 
+#include "rubick/arch/AxiOptions.h"
+
 #include "rubick/dse/CostModel.h"
 #include "rubick/support/Unsupported.h"
 
@@ -8,19 +10,6 @@
 namespace rubick::arch {
 
 namespace {
-
-// The loop indexing each dimension of `a`, or -1 when the dimension is not one loop with
-// coefficient 1 and no offset.
-std::vector<int> dimensionLoops(const dataflow::AccessView& a) {
-  std::vector<int> loops;
-  for (size_t r = 0; r < a.coeffs.size(); ++r) {
-    int loop = -1, terms = 0;
-    for (size_t l = 0; l < a.coeffs[r].size(); ++l)
-      if (a.coeffs[r][l] != 0) ++terms, loop = a.coeffs[r][l] == 1 ? static_cast<int>(l) : -1;
-    loops.push_back(terms == 1 && a.constant[r] == 0 ? loop : -1);
-  }
-  return loops;
-}
 
 // The dataflow on one buffer tile: outer stamps that take a single value there are left out
 // (a well-formed dataflow has none).
@@ -39,19 +28,19 @@ std::string memoryBuildProblem(const dataflow::StatementView& v,
   for (size_t i = 0; i < v.accesses.size(); ++i) {
     const dataflow::AccessView& a = v.accesses[i];
     const int64_t bits = i < elementBits.size() ? elementBits[i] : 8;
-    if (a.shape.empty())
-      return a.name + " is a scalar; the DMA moves tiles of tensors of one or two dimensions";
-    if (a.shape.size() > 2 || bits % 8 != 0)
-      return a.name + " has " + std::to_string(a.shape.size()) + " dimensions of " +
-             std::to_string(bits) +
-             "-bit elements; the DMA moves tiles of tensors of at most two dimensions and "
-             "whole bytes";
-    const std::vector<int> loops = dimensionLoops(a);
-    for (size_t r = 0; r < loops.size(); ++r)
-      if (loops[r] < 0)
+    if (a.shape.empty()) return a.name + " is a scalar; the DMA moves tiles of tensors";
+    if (bits % 8 != 0)
+      return a.name + " has " + std::to_string(bits) +
+             "-bit elements; the DMA moves tiles of whole bytes";
+    for (size_t r = 0; r < a.coeffs.size(); ++r) {
+      bool backwards = false;
+      for (int64_t c : a.coeffs[r])
+        backwards |= c < 0;
+      if (backwards || a.constant[r] != 0)
         return "dimension " + std::to_string(r) + " of " + a.name +
-               " is not indexed by a single loop; the memory system moves only boxes of a "
-               "tensor";
+               " is not a sum of loops (times positive factors); the memory system moves only "
+               "boxes of a tensor";
+    }
   }
   return "";
 }
@@ -62,17 +51,20 @@ std::pair<tc::Program, dataflow::StatementView> bufferTileProblem(const tc::Prog
   tc::Program p = prog;
   dataflow::StatementView s = v;
   s.extent = t.size;
-  for (dataflow::AccessView& a : s.accesses) {
-    const std::vector<int> loops = dimensionLoops(a);
-    for (size_t r = 0; r < loops.size(); ++r) {
-      if (loops[r] < 0)
-        throw Unsupported("emit", "dimension " + std::to_string(r) + " of " + a.name +
-                                      " is not indexed by a single loop; the memory system "
-                                      "moves only boxes of a tensor");
-      a.shape[r] = t.size[static_cast<size_t>(loops[r])];
+  // Each dimension's tile is the index range the tile's loops cover (h + r: h_t + r_t - 1).
+  for (dataflow::AccessView& a : s.accesses)
+    for (size_t r = 0; r < a.coeffs.size(); ++r) {
+      int64_t range = 1;
+      for (size_t l = 0; l < v.extent.size(); ++l) {
+        if (a.coeffs[r][l] < 0 || a.constant[r] != 0)
+          throw Unsupported("emit", "dimension " + std::to_string(r) + " of " + a.name +
+                                        " is not a sum of loops (times positive factors); the "
+                                        "memory system moves only boxes of a tensor");
+        range += a.coeffs[r][l] * (std::min(t.size[l], v.extent[l]) - 1);
+      }
+      a.shape[r] = std::min(range, a.shape[r]);
       p.tensors[static_cast<size_t>(a.tensor)].shape[r] = a.shape[r];
     }
-  }
   return {std::move(p), std::move(s)};
 }
 
@@ -80,7 +72,7 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
                           const dataflow::Dataflow& d,
                           const std::vector<ir::OrientedEntry>& entries,
                           const std::vector<int64_t>& elementBits, const dse::BufferTiling& t,
-                          const std::string& name) {
+                          const std::string& name, uint32_t outputIndexDims) {
   if (t.size.size() != v.loops.size())
     throw std::logic_error("memory plan: a buffer tiling with " + std::to_string(t.size.size()) +
                            " sizes for " + std::to_string(v.loops.size()) + " loops");
@@ -114,12 +106,18 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
   for (size_t i = 0; i < v.accesses.size(); ++i) {
     TensorTransfer x;
     x.access = i;
-    x.loops = dimensionLoops(v.accesses[i]);
     x.tile = tileView.accesses[i].shape;
     x.shape = v.accesses[i].shape;
     std::string why;
+    std::optional<dse::TileBox> box =
+        dse::tileBox(v.accesses[i], v.extent, t.size, i == 0 ? outputIndexDims : 0, why);
+    if (!box) throw Unsupported("emit", why);
+    x.box = std::move(*box);
+    // The DMA map sees the tile as its box: rows x cols in the same row-major order.
+    TensorMap boxMap = maps[i];
+    boxMap.shape = {x.box.rows, x.box.cols};
     std::optional<DmaMap> dma =
-        deriveDmaMap(maps[i], static_cast<int64_t>(m.core.tensors[i].ports.size()), why);
+        deriveDmaMap(boxMap, static_cast<int64_t>(m.core.tensors[i].ports.size()), why);
     if (!dma)
       throw Unsupported("emit", "the bank layout of " + v.accesses[i].name + " (" +
                                     ir::toString(m.core.tensors[i].entry) +
@@ -193,10 +191,21 @@ std::vector<MovedTensor> movedTensors(const MemoryPlan& m) {
 MemoryPlan designMemoryPlan(const tc::Program& prog, const dataflow::StatementView& v,
                             const dse::DesignPoint& pt, const dse::ExploreOptions& o,
                             const std::string& name, int64_t busBytes) {
-  MemoryPlan m =
-      makeMemoryPlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits, pt.buffer, name);
+  MemoryPlan m = makeMemoryPlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits,
+                                pt.buffer, name, o.epilogue ? dse::indexDims(*o.epilogue) : 0);
   if (o.epilogue) addEpilogue(m, prog, o.epilogue, busBytes);
   return m;
+}
+
+std::string designMemoryProblem(const tc::Program& prog, const dataflow::StatementView& v,
+                                const dse::DesignPoint& pt, const dse::ExploreOptions& o) {
+  if (pt.buffer.size.empty()) return "";
+  try {
+    designMemoryPlan(prog, v, pt, o, "check", axiOptions(o.constraints.memory).busBytes);
+  } catch (const Unsupported& e) {
+    return e.diag().message;
+  }
+  return "";
 }
 
 void addEpilogue(MemoryPlan& m, const tc::Program& prog, std::shared_ptr<const dse::Epilogue> e,

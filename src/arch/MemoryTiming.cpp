@@ -78,7 +78,7 @@ int64_t transferCycles(const SequencerConfig& c, const DmaEngine& e, const SeqEv
   const SequencedTensor& x = c.tensors[static_cast<size_t>(ev.tensor)];
   TileGeometry g;
   g.base = ev.addr;
-  g.pitch = static_cast<uint64_t>(x.tcols * x.ebytes);
+  g.pitch = static_cast<uint64_t>(x.rowPitch() * x.ebytes);
   g.rows = ev.rows;
   g.cols = ev.cols;
   return ev.kind == SeqKind::load ? dmaReadDone(e, g, bus) + 1 : dmaWriteDone(e, g, bus, 3);

@@ -70,13 +70,27 @@ arch::MemoryPlan pipelineMemoryPlan(const tc::Program& prog, const AttentionForm
   for (size_t r = 0; r < roles.size(); ++r) {
     const tc::Tensor& x = prog.tensors[size_t(roles[r].tensor)];
     const int64_t bits = tc::bitWidth(x.type);
+    const std::vector<int>& loops = roles[r].loops;
     arch::TensorTransfer t;
     t.access = r;
-    t.loops = roles[r].loops;
     t.shape = x.shape;
-    for (int l : t.loops)
+    for (int l : loops)
       t.tile.push_back(m.tiling.size[size_t(l)]);
-    const bool blocked = std::find(t.loops.begin(), t.loops.end(), kJ) != t.loops.end();
+    // Its box: a matrix tile, rows and columns its two dimensions.
+    dataflow::AccessView a;
+    a.name = x.name;
+    a.shape = x.shape;
+    a.constant.assign(loops.size(), 0);
+    for (int l : loops) {
+      a.coeffs.push_back(IntVec(m.tiling.size.size(), 0));
+      a.coeffs.back()[size_t(l)] = 1;
+    }
+    const std::vector<int64_t> extent = {f.l, f.s, f.d, f.dv};
+    std::string why;
+    std::optional<dse::TileBox> box = dse::tileBox(a, extent, m.tiling.size, 0, why);
+    if (!box) throw std::logic_error("attention: a tile that is not a box: " + why);
+    t.box = *box;
+    const bool blocked = std::find(loops.begin(), loops.end(), kJ) != loops.end();
     if (blocks > 1) {
       t.indexedBy = {char(blocked)};
       t.revisits = {0};

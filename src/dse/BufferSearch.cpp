@@ -4,6 +4,8 @@
 
 #include "BufferSearchCommon.h"
 
+#include "rubick/dse/TileBox.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <tuple>
@@ -74,7 +76,7 @@ std::vector<Chunking> chunkings(const dataflow::StatementView& v, const Dataflow
 // consecutive elements along a tensor dimension reach different banks when the inner loop that
 // indexes it moves the PE to another port of the entry, for as many values as that loop spans on
 // the array. The engine takes the direction with more lanes (column lanes on a tie), at most one
-// lane per bank.
+// lane per bank. (An estimate beyond matrices: the plan derives the real lanes.)
 void dmaLanes(const dataflow::StatementView& v, const Dataflow& d, const ir::OrientedEntry& e,
               size_t a, BankUse& b) {
   const dataflow::AccessView& av = v.accesses[a];
@@ -90,8 +92,10 @@ void dmaLanes(const dataflow::StatementView& v, const Dataflow& d, const ir::Ori
     }
     return std::min(most, b.ports);
   };
+  // A matrix's rows are its first dimension; a larger tensor's rows are whichever dimension its
+  // tile's box makes them (dse/TileBox.h, different per tiling), so only column lanes count.
   const size_t dims = av.coeffs.size();
-  const int64_t cols = dims ? spread(dims - 1) : 1, rows = dims > 1 ? spread(dims - 2) : 1;
+  const int64_t cols = dims ? spread(dims - 1) : 1, rows = dims == 2 ? spread(0) : 1;
   b.rowLanes = rows > cols;
   b.lanes = std::max(rows, cols);
 }
@@ -118,6 +122,7 @@ std::vector<int64_t> searchKey(const dataflow::StatementView& v, const Space& s,
                             memory.prologueBytes,
                             memory.prologueBufferBytes,
                             memory.outputOperandBytes,
+                            memory.outputIndexDims,
                             int64_t(s.role.size()),
                             int64_t(entries.size()),
                             int64_t(cs.size())};
@@ -286,7 +291,8 @@ SearchResult searchAll(const SearchInput& in) {
     for (;;) {
       for (size_t l = 0; l < n; ++l)
         if (s.role[l] != Role::Time) t.size[l] = s.sizes[l][at[l]];
-      if (!in.bankBudget || bankBytes(p, t) <= in.bankBudget)
+      if ((!in.bankBudget || bankBytes(p, t) <= in.bankBudget) &&
+          (!in.boxes || boxesFit(in.view, t.size, in.memory.outputIndexDims)))
         for (std::vector<int>& o : orders(p, t)) {
           t.order = std::move(o);
           SearchResult cand{true, ci, t, evaluateMemory(p, t)};
@@ -346,7 +352,8 @@ std::optional<BufferChoice> bestBufferTiling(const dataflow::StatementView& v,
   std::vector<detail::Chunking> cs = detail::chunkings(v, d, s, entries);
   // An epilogue's operand registers take their part of the budget first (1: nothing fits).
   if (bankBudget) bankBudget = std::max<int64_t>(1, bankBudget - memory.prologueBufferBytes);
-  const detail::SearchInput in{v, d, s, cs, entries, elementBits, memory, bankBudget};
+  const detail::SearchInput in{
+      v, d, s, cs, entries, elementBits, memory, bankBudget, boxesMayFail(v)};
   auto search = [&] { return prune ? detail::searchBestFirst(in, cache) : detail::searchAll(in); };
   const std::vector<int64_t> key =
       cache ? detail::searchKey(v, s, cs, entries, elementBits, d, memory, bankBudget, prune)

@@ -19,7 +19,9 @@
 // size up stops at the first over the budget.
 
 #include "BufferSearchCommon.h"
+
 #include "MemoryCommon.h"
+#include "rubick/dse/TileBox.h"
 
 #include <algorithm>
 #include <tuple>
@@ -258,6 +260,7 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
         const auto [t, f] = sweep < n ? tilesOf(sweep, k) : std::pair<int64_t, int64_t>{1, 1};
         for (size_t l = 0; l < n; ++l)
           sizeScratch[l] = s.sizes[l][l == sweep ? k : at[l]];
+        if (in.boxes && !boxesFit(v, sizeScratch, in.memory.outputIndexDims)) continue;
         const int64_t core =
             phases * t * corePhaseLow(full * f, p.tileCycles, coreInterval(p, sizeScratch));
         const int64_t bound = ends + in0 + out + std::max({core, reads - in0, writes - out});

@@ -45,6 +45,9 @@ struct SearchInput {
   const std::vector<int64_t>& elementBits;
   const MemorySystem& memory;
   int64_t bankBudget = 0;
+  /// Some tiling's tiles may not be boxes the DMA moves (dse::boxesMayFail): each candidate's
+  /// are checked (dse::boxesFit).
+  bool boxes = false;
   /// The design's dataflow chunked as chunking `c` says.
   dataflow::Dataflow dataflow(size_t c) const;
   /// Chunking `c`'s problem, made on first use.

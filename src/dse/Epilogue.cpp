@@ -387,8 +387,16 @@ int64_t evaluateEpilogue(const EpilogueOp& e, int64_t acc, const std::vector<int
   throw std::logic_error("evaluateEpilogue: unknown node");
 }
 
+uint32_t indexDims(const Epilogue& e) {
+  uint32_t dims = 0;
+  for (const EpilogueOperand& op : e.operands)
+    if (!op.full()) dims |= uint32_t(1) << op.dim;
+  return dims;
+}
+
 MemorySystem withEpilogue(MemorySystem memory, const Epilogue& e) {
   memory.outputBytes = e.outputBits / 8;
+  memory.outputIndexDims = indexDims(e);
   memory.outputsFinal = true;
   memory.prologueCycles = memory.prologueBytes = memory.prologueBufferBytes = 0;
   const int64_t bus = std::max<int64_t>(1, memory.bytesPerCycle);

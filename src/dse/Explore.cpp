@@ -24,7 +24,9 @@ std::string ExploreResult::mostRestrictive() const {
   consider(stats.byEntries, "the allowed entries (--entries / target)");
   consider(stats.byFanout, "the fan-out limit (--max-fanout)");
   consider(stats.byPorts, "the port limit (--max-ports)");
-  consider(stats.byBuffer, "the buffer budget (--buffer-kib)");
+  consider(stats.byBuffer, stats.tileShapes
+                               ? "the buffer budget (--buffer-kib), with tiles the DMA can move,"
+                               : "the buffer budget (--buffer-kib)");
   return best.second + " removed " + std::to_string(best.first) + " candidates";
 }
 

@@ -1,5 +1,7 @@
 #include "ExploreCommon.h"
 
+#include "rubick/dse/TileBox.h"
+
 #include "rubick/dse/BufferSearch.h"
 #include "rubick/dse/Pareto.h"
 #include "rubick/dse/Tilings.h"
@@ -62,6 +64,7 @@ void costMatrix(const dataflow::StatementView& v, const ExploreOptions& o, Array
       buffer =
           bestBufferTiling(v, t, f.entries, c.elementBits, c.memory, c.bufferBytes, true, cache);
       overBudget = !buffer;
+      if (!buffer && boxesMayFail(v)) out.stats.tileShapes = true;
       if (buffer) {
         t = buffer->dataflow;
         m = withMemory(evaluate(v, t, f.entries, c.elementBits, buffer->schedule, o.costs),
@@ -236,6 +239,7 @@ void Collector::take(Batch& b) {
   stats_.byFanout += b.stats.byFanout;
   stats_.byPorts += b.stats.byPorts;
   stats_.byBuffer += b.stats.byBuffer;
+  stats_.tileShapes |= b.stats.tileShapes;
   stats_.byFit += b.stats.byFit;
   for (size_t i = 0; i < b.points.size(); ++i) {
     DesignPoint& d = b.points[i];

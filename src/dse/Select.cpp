@@ -1,5 +1,7 @@
 #include "rubick/dse/Select.h"
 
+#include "rubick/support/Unsupported.h"
+
 #include "rubick/dataflow/DataflowSpec.h"
 #include "rubick/dataflow/Decompose.h"
 #include "rubick/support/Diagnostic.h"
@@ -153,7 +155,8 @@ bool matches(const dataflow::StatementView& v, const DesignPoint& d, const Tenso
 
 std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const ExploreOptions& o,
                                        const Selection& s, const std::string& command,
-                                       size_t* selected) {
+                                       size_t* selected, const BuildCheck& check,
+                                       std::vector<std::string>* passed) {
   checkSelection(s);
   const TensorChoices choices = parseChoices(s, v);
   std::vector<DesignPoint> chosen;
@@ -184,16 +187,36 @@ std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const E
     if (r.points.empty())
       throw Error(command, "no design satisfies the constraints; " + r.mostRestrictive());
     const size_t allowed = r.points.size();
-    for (DesignPoint& d : r.points) // ranked by the objective: the first match is the best
-      if (choices.empty() || matches(v, d, choices)) {
-        chosen.push_back(std::move(d));
-        if (!s.all) break;
+    std::string first; // the best match's build problem
+    size_t tried = 0;
+    for (size_t rank = 0; rank < r.points.size(); ++rank) {
+      DesignPoint& d = r.points[rank]; // ranked by the objective: the first match is the best
+      if (!choices.empty() && !matches(v, d, choices)) continue;
+      if (!s.all && check && tried < kBuildTries) {
+        ++tried;
+        if (std::string why = check(d); !why.empty()) {
+          if (first.empty()) first = why;
+          if (passed)
+            passed->push_back("rank " + std::to_string(rank + 1) + " (" + d.id +
+                              ") cannot be built: " + why);
+          continue;
+        }
+      } else if (!s.all && check) {
+        break;
       }
+      chosen.push_back(std::move(d));
+      if (!s.all) break;
+    }
+    if (chosen.empty() && !first.empty())
+      throw Unsupported(command,
+                        first + (tried > 1 ? " (as have the next " + std::to_string(tried - 1) +
+                                                 " designs in rank order)"
+                                           : ""));
     if (chosen.empty())
       throw Error(!s.entries.empty() ? "--entries" : "--layout",
                   "no design has the requested entries and layouts among the " +
                       std::to_string(allowed) + " allowed");
-    if (!s.cover.empty()) chosen = sampleCover(chosen, s.cover);
+    if (!s.cover.empty()) chosen = sampleCover(chosen, s.cover, check, passed);
   }
   // --skip and --limit cut a window out of the selection, so a long sweep can run in pieces.
   const size_t n = chosen.size();
@@ -208,23 +231,36 @@ std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const E
   return chosen;
 }
 
-std::vector<DesignPoint> sampleCover(const std::vector<DesignPoint>& points,
-                                     const std::string& how) {
+std::vector<DesignPoint> sampleCover(const std::vector<DesignPoint>& points, const std::string& how,
+                                     const BuildCheck& check, std::vector<std::string>* passed) {
   std::vector<DesignPoint> out;
   std::set<std::vector<ir::EntryKind>> combos;
   std::set<std::pair<size_t, ir::EntryKind>> roles;
-  for (const DesignPoint& d : points) {
+  for (size_t rank = 0; rank < points.size(); ++rank) {
+    const DesignPoint& d = points[rank];
+    std::vector<ir::EntryKind> k;
     bool fresh = false;
     if (how == "combinations") {
-      std::vector<ir::EntryKind> k;
       for (const ir::OrientedEntry& e : d.entries)
         k.push_back(e.kind);
-      fresh = combos.insert(k).second;
+      fresh = !combos.count(k);
     } else {
       for (size_t a = 0; a < d.entries.size(); ++a)
-        fresh |= roles.insert({a, d.entries[a].kind}).second;
+        fresh |= !roles.count({a, d.entries[a].kind});
     }
-    if (fresh) out.push_back(d);
+    if (!fresh) continue;
+    if (check) {
+      if (std::string why = check(d); !why.empty()) {
+        if (passed)
+          passed->push_back("design " + std::to_string(rank + 1) + " of the selection (" + d.id +
+                            ") cannot be built: " + why);
+        continue;
+      }
+    }
+    combos.insert(k);
+    for (size_t a = 0; a < d.entries.size(); ++a)
+      roles.insert({a, d.entries[a].kind});
+    out.push_back(d);
   }
   return out;
 }

@@ -127,7 +127,9 @@ std::string epilogueModule(const arch::MemoryPlan& m) {
   const arch::DmaMap& d = x.dma;
   const int64_t lanes = d.lanes, accBits = m.core.tensors.front().elementBits;
   const int64_t outBits = m.epilogueBits, groupCols = d.groupCols();
-  const bool matrix = x.shape.size() == 2;
+  // The rows index a dimension of their own (a vector operand along it reads the row); a
+  // vector output's rows do not.
+  const bool matrix = x.box.rowDim >= 0;
   const std::string name = m.core.name + "_epilogue";
   std::vector<int64_t> operandBits;
   for (const arch::OperandTransfer& o : m.operands)
@@ -197,7 +199,7 @@ std::string epilogueModule(const arch::MemoryPlan& m) {
     for (size_t k = 0; k < m.operands.size(); ++k) {
       const int64_t w = operandBits[k];
       if (!m.operands[k].operand.full()) {
-        const bool byRow = matrix && m.operands[k].operand.dim == 0;
+        const bool byRow = matrix && m.operands[k].operand.dim == x.box.rowDim;
         (byRow ? rowUsed : colUsed) = true;
         os << "  assign op" << k << "_idx[" << l * 32 + 31 << ":" << l * 32
            << "] = " << (byRow ? "row_l" : "col_l") << ls << ";\n";

@@ -16,6 +16,13 @@ std::string fields32(const std::vector<int64_t>& v) {
   return s;
 }
 
+std::string fields64(const std::vector<uint64_t>& v) {
+  std::string s = "{";
+  for (size_t i = v.size(); i-- > 0;)
+    s += "64'd" + std::to_string(v[i]) + (i ? ", " : "}");
+  return s;
+}
+
 std::string bits(const std::vector<char>& v) {
   std::string s = std::to_string(v.size()) + "'b";
   for (size_t i = v.size(); i-- > 0;)
@@ -42,6 +49,9 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
   const size_t nl = ext.size(), nt = c.tensors.size();
   std::vector<char> out(nt), late(nt), acc(nt, 0), dep(nt * nl, 0), red(nt * nl, 0);
   std::vector<int64_t> rowLoop, colLoop, rows, cols, trows, tcols, ebytes;
+  // The tiles' steps, pitch and address moves (0: the template's defaults).
+  std::vector<int64_t> rstep, cstep, pitch;
+  std::vector<uint64_t> astep(nt * nl, 0);
   int64_t dimMax = 1;
   for (size_t t = 0; t < nt; ++t) {
     const arch::SequencedTensor& x = c.tensors[t];
@@ -60,9 +70,24 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
     trows.push_back(x.trows);
     tcols.push_back(x.tcols);
     ebytes.push_back(x.ebytes);
+    rstep.push_back(x.rstep);
+    cstep.push_back(x.cstep);
+    pitch.push_back(x.pitch);
+    for (size_t i = 0; i < nl; ++i)
+      astep[t * nl + i] = x.addrStep(i);
     dimMax = std::max({dimMax, x.rows, x.cols});
   }
   const int64_t dimW = arch::bitsFor(dimMax + 1), aw = o.addrBits;
+  // The geometry parameters only when some tensor leaves their defaults (designs of row-major
+  // tiles keep today's instance).
+  auto nonzero = [](const auto& v) {
+    return std::any_of(v.begin(), v.end(), [](auto x) { return x != 0; });
+  };
+  std::string geometry;
+  if (nonzero(rstep)) geometry += ",\n    .RSTEP(" + fields32(rstep) + ")";
+  if (nonzero(cstep)) geometry += ",\n    .CSTEP(" + fields32(cstep) + ")";
+  if (nonzero(pitch)) geometry += ",\n    .PITCH(" + fields32(pitch) + ")";
+  if (nonzero(astep)) geometry += ",\n    .ASTEP(" + fields64(astep) + ")";
   std::ostringstream os;
   os << "\n  // Sequencer: buffer tiles per loop of the order (outermost first):";
   for (size_t i = 0; i < m.tiling.order.size(); ++i)
@@ -86,7 +111,7 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
      << fields32(ebytes) << ")" << (c.chain ? ", .CHAIN(1)" : "")
      << (std::find(late.begin(), late.end(), 1) != late.end() ? ", .LATE(" + bits(late) + ")" : "")
      << (std::find(acc.begin(), acc.end(), 1) != acc.end() ? ", .ACC(" + bits(acc) + ")" : "")
-     << ") seq (\n"
+     << geometry << ") seq (\n"
      << "    .clk(aclk), .rst(!aresetn), .start(start), .busy(seq_busy), .done(seq_done), "
         ".base(seq_base),\n"
      << "    .core_start(core_start), .core_done(core_done), .core_next(core_next), .half(half), "

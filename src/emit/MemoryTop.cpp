@@ -455,7 +455,8 @@ std::string topModule(const MemoryPlan& m, const MemoryTopOptions& o, bool stage
     const bool epilogue = t.output && m.epilogue;
     const int64_t mw = epilogue ? m.epilogueBits : ew;
     const std::string geometry = engineGeometry(aw, dw, mw, lanes, d.rowLanes, d.rows, d.cols);
-    const std::string pitch = ulit(x.shape.back() * (mw / 8), aw);
+    // The tile's rows lie its box's pitch apart (the tensor's row for a matrix).
+    const std::string pitch = ulit(x.box.pitch * (mw / 8), aw);
     os << "\n  // " << t.name << ": " << (t.output ? "output" : "input") << ", tile " << d.rows
        << " x " << d.cols << ", " << arch::toString(d) << "\n"
        << "  wire " << id << "_dma_half = !" << id << "_half;\n";
@@ -518,7 +519,7 @@ std::string topModule(const MemoryPlan& m, const MemoryTopOptions& o, bool stage
     const arch::DmaMap& od = op.dma;
     const std::string geometry = full ? engineGeometry(aw, dw, w, ol, od.rowLanes, od.rows, od.cols)
                                       : engineGeometry(aw, dw, w, ol, false, 1, n);
-    const int64_t pitch = (full ? op.operand.shape.back() : n) * (w / 8);
+    const int64_t pitch = (full ? m.tensors.front().box.pitch : n) * (w / 8);
     os << "\n  // " << op.operand.name << ": epilogue operand, "
        << (full ? "a tile at a time, loaded while the core computes it into banks laid out as "
                   "the output's.\n"

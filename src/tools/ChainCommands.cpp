@@ -1,6 +1,7 @@
 #include "ChainCommands.h"
 
 #include "PipelineOptions.h"
+#include "SelectionOptions.h"
 
 #include "rubick/arch/AxiOptions.h"
 #include "rubick/dse/Chain.h"
@@ -59,7 +60,7 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
     const std::string why = arch::axiBuildProblem(d.options.constraints.memory);
     if (!why.empty()) throw Unsupported("chain", why);
     try {
-      d.point = dse::selectDesigns(d.view, d.options, dse::Selection{}, "chain").front();
+      d.point = selectBuildable(d.program, d.view, d.options, dse::Selection{}, "chain").front();
     } catch (const Unsupported&) {
       throw;
     } catch (const Error& e) {

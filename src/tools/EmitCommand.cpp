@@ -77,7 +77,7 @@ int runEmit(const EmitCli& o) {
   setEpilogue(eo, w.epilogue, pim);
   if (pim.enabled()) return emitPim(prog, v, eo, pim, sel, o.output, o.name, how);
   dse::checkSelection(sel); // before the search, which may be long
-  const dse::DesignPoint chosen = dse::selectDesigns(v, eo, sel, "emit").front();
+  const dse::DesignPoint chosen = selectBuildable(prog, v, eo, sel, "emit").front();
   std::string name = o.name.empty() ? emit::moduleName(prog.name, chosen.id) : o.name;
   std::vector<emit::File> files = emit::package(prog, v, chosen, eo, name);
   emit::writeDirectory(o.output, files, how);

@@ -1,5 +1,10 @@
 #include "SelectionOptions.h"
 
+#include "rubick/arch/MemoryPlan.h"
+#include "rubick/support/Unsupported.h"
+
+#include <iostream>
+
 namespace rubick::cli {
 
 void addSelectionOptions(CLI::App& cmd, SearchOptions& search, dse::Selection& selection,
@@ -29,6 +34,27 @@ void finishSelection(const SelectionOptions& o, const SearchOptions& search,
   if (o.pipeline->count()) selection.pipeline = o.pipelineText;
   if (o.dataflow->count())
     selection.dataflow = dataflowText(search.df.dataflow, selection.dataflowOrigin);
+}
+
+std::vector<dse::DesignPoint> selectBuildable(const tc::Program& prog,
+                                              const dataflow::StatementView& v,
+                                              const dse::ExploreOptions& o, const dse::Selection& s,
+                                              const std::string& command, size_t* selected) {
+  // What no design of the statement can have is said once, before any design is tried.
+  if (o.constraints.memory.enabled())
+    if (std::string why = arch::memoryBuildProblem(v, o.constraints.elementBits); !why.empty())
+      throw Unsupported(command, why);
+  std::vector<std::string> passed;
+  std::vector<dse::DesignPoint> chosen = dse::selectDesigns(
+      v, o, s, command, selected,
+      [&](const dse::DesignPoint& d) { return arch::designMemoryProblem(prog, v, d, o); }, &passed);
+  if (!passed.empty())
+    std::cerr << "rubick " << command << ": note: " << passed.front()
+              << (passed.size() > 1 ? "; " + std::to_string(passed.size() - 1) + " more passed over"
+                                    : std::string())
+              << (s.all ? "; the cover takes designs that can be built\n"
+                        : "; taking the best design that can be built\n");
+  return chosen;
 }
 
 } // namespace rubick::cli

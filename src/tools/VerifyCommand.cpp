@@ -194,7 +194,7 @@ int runVerify(const VerifyCli& o) {
     throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
                           "'memory'");
   size_t selected = 0;
-  std::vector<dse::DesignPoint> chosen = dse::selectDesigns(v, eo, choice, "verify", &selected);
+  std::vector<dse::DesignPoint> chosen = selectBuildable(prog, v, eo, choice, "verify", &selected);
 
   std::mutex mu;
   bool tty = !o.quiet && ::isatty(2);

@@ -1,7 +1,8 @@
 // Test top for rubick_buf_seq: one instance per configuration, each with its own ports. The
 // configurations are listed again in test_rubick_buf_seq.cpp (tensors in order, loops by their
 // position in the order, 0 outermost). c10 .. c15 have late tensors (LATE), c16 .. c18 `+=`
-// outputs (ACC).
+// outputs (ACC), c19 .. c21 tiles that overlap or move by other strides (RSTEP, CSTEP, PITCH,
+// ASTEP).
 `default_nettype none
 
 module tb_rubick_buf_seq (
@@ -423,7 +424,73 @@ module tb_rubick_buf_seq (
   output wire [15:0] c18_st_rows,
   output wire [15:0] c18_st_cols,
   output wire [127:0] c18_st_row0,
-  output wire [127:0] c18_st_col0
+  output wire [127:0] c18_st_col0,
+  input  wire c19_rst,
+  input  wire c19_start,
+  output wire c19_busy,
+  output wire c19_done,
+  input  wire [95:0] c19_base,
+  output wire c19_core_start,
+  input  wire c19_core_done,
+  input  wire c19_core_next,
+  output wire [2:0] c19_half,
+  output wire [2:0] c19_acc_zero,
+  output wire [2:0] c19_ld_start,
+  input  wire [2:0] c19_ld_done,
+  output wire [95:0] c19_ld_addr,
+  output wire [14:0] c19_ld_rows,
+  output wire [14:0] c19_ld_cols,
+  output wire [2:0] c19_st_start,
+  input  wire [2:0] c19_st_done,
+  output wire [95:0] c19_st_addr,
+  output wire [14:0] c19_st_rows,
+  output wire [14:0] c19_st_cols,
+  output wire [95:0] c19_st_row0,
+  output wire [95:0] c19_st_col0,
+  input  wire c20_rst,
+  input  wire c20_start,
+  output wire c20_busy,
+  output wire c20_done,
+  input  wire [71:0] c20_base,
+  output wire c20_core_start,
+  input  wire c20_core_done,
+  input  wire c20_core_next,
+  output wire [2:0] c20_half,
+  output wire [2:0] c20_acc_zero,
+  output wire [2:0] c20_ld_start,
+  input  wire [2:0] c20_ld_done,
+  output wire [71:0] c20_ld_addr,
+  output wire [8:0] c20_ld_rows,
+  output wire [8:0] c20_ld_cols,
+  output wire [2:0] c20_st_start,
+  input  wire [2:0] c20_st_done,
+  output wire [71:0] c20_st_addr,
+  output wire [8:0] c20_st_rows,
+  output wire [8:0] c20_st_cols,
+  output wire [95:0] c20_st_row0,
+  output wire [95:0] c20_st_col0,
+  input  wire c21_rst,
+  input  wire c21_start,
+  output wire c21_busy,
+  output wire c21_done,
+  input  wire [47:0] c21_base,
+  output wire c21_core_start,
+  input  wire c21_core_done,
+  input  wire c21_core_next,
+  output wire [3:0] c21_half,
+  output wire [3:0] c21_acc_zero,
+  output wire [3:0] c21_ld_start,
+  input  wire [3:0] c21_ld_done,
+  output wire [47:0] c21_ld_addr,
+  output wire [11:0] c21_ld_rows,
+  output wire [11:0] c21_ld_cols,
+  output wire [3:0] c21_st_start,
+  input  wire [3:0] c21_st_done,
+  output wire [47:0] c21_st_addr,
+  output wire [11:0] c21_st_rows,
+  output wire [11:0] c21_st_cols,
+  output wire [127:0] c21_st_row0,
+  output wire [127:0] c21_st_col0
 );
 
   // c0: GEMM C[i,j] += A[i,k] * B[k,j], order (i, j, k): C stays on chip across k.
@@ -1283,6 +1350,159 @@ module tb_rubick_buf_seq (
     .st_cols(c18_st_cols),
     .st_row0(c18_st_row0),
     .st_col0(c18_st_col0)
+  );
+
+  // c19: 2-D convolution O[f,h,w] += I[c,h+r,w+s] * W[f,c,r,s] (F 10, C 7, Hout 7, Wout 4,
+  //   R = S = 3: H 9, W 6) as boxes, order (f, h, c), tiles f 4, h 3, c 3 (partial at the
+  //   edges). I: rows c, cols (h 3 + 2) * 6 = 30 moving by CSTEP 3 * 6 = 18 (a halo of 12),
+  //   PITCH 54 = TCOLS; W: rows f, cols c * 9; O: rows f, cols h * 4, PITCH 32 (padded rows).
+  //   tensors: I, W, O
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(3),
+    .ADDR_W(32),
+    .DIM_W(5),
+    .EXT({32'd3, 32'd3, 32'd3}),
+    .OUT(3'b100),
+    .DEP(9'b011101110),
+    .RED(9'b100000000),
+    .ROW_LOOP({32'd0, 32'd0, 32'd2}),
+    .COL_LOOP({32'd1, 32'd2, 32'd1}),
+    .ROWS({32'd4, 32'd4, 32'd3}),
+    .COLS({32'd12, 32'd27, 32'd30}),
+    .TROWS({32'd10, 32'd10, 32'd7}),
+    .TCOLS({32'd28, 32'd63, 32'd54}),
+    .EBYTES({32'd4, 32'd1, 32'd1}),
+    .CSTEP({32'd0, 32'd0, 32'd18}),
+    .PITCH({32'd32, 32'd0, 32'd54})
+  ) u_c19 (
+    .clk(clk),
+    .rst(c19_rst),
+    .start(c19_start),
+    .busy(c19_busy),
+    .done(c19_done),
+    .base(c19_base),
+    .core_start(c19_core_start),
+    .core_done(c19_core_done),
+    .core_next(c19_core_next),
+    .half(c19_half),
+    .acc_zero(c19_acc_zero),
+    .ld_start(c19_ld_start),
+    .ld_done(c19_ld_done),
+    .ld_addr(c19_ld_addr),
+    .ld_rows(c19_ld_rows),
+    .ld_cols(c19_ld_cols),
+    .st_start(c19_st_start),
+    .st_done(c19_st_done),
+    .st_addr(c19_st_addr),
+    .st_rows(c19_st_rows),
+    .st_cols(c19_st_cols),
+    .st_row0(c19_st_row0),
+    .st_col0(c19_st_col0)
+  );
+
+  // c20: batched GEMM C[b,i,j] += A[b,i,k] * B[b,k,j] (B 2, M 7, N 6, K 5), order (b, i, j, k),
+  //   b tiles of one: ASTEP moves each tensor per batch (A 35 bytes; B 80 plus 4 bytes per k
+  //   tile on its row loop, PITCH 8; C 4096 plus 8 bytes per j tile on its column loop). C's
+  //   tiles step by RSTEP 3 (row 3 in both tiles) and CSTEP 4 (column 3 in none), for
+  //   st_row0 / st_col0.
+  //   tensors: A, B, C
+  rubick_buf_seq #(
+    .NL(4),
+    .NT(3),
+    .ADDR_W(24),
+    .DIM_W(3),
+    .EXT({32'd2, 32'd2, 32'd2, 32'd2}),
+    .OUT(3'b100),
+    .DEP(12'b011111011011),
+    .RED(12'b100000000000),
+    .ROW_LOOP({32'd1, 32'd3, 32'd1}),
+    .COL_LOOP({32'd2, 32'd2, 32'd3}),
+    .ROWS({32'd4, 32'd3, 32'd4}),
+    .COLS({32'd3, 32'd3, 32'd3}),
+    .TROWS({32'd7, 32'd5, 32'd7}),
+    .TCOLS({32'd6, 32'd6, 32'd5}),
+    .EBYTES({32'd4, 32'd2, 32'd1}),
+    .RSTEP({32'd3, 32'd0, 32'd0}),
+    .CSTEP({32'd4, 32'd0, 32'd0}),
+    .PITCH({32'd0, 32'd8, 32'd0}),
+    .ASTEP({64'd0, 64'd8, 64'd0, 64'd4096, 64'd4, 64'd0, 64'd0, 64'd80, 64'd0, 64'd0, 64'd0, 64'd35})
+  ) u_c20 (
+    .clk(clk),
+    .rst(c20_rst),
+    .start(c20_start),
+    .busy(c20_busy),
+    .done(c20_done),
+    .base(c20_base),
+    .core_start(c20_core_start),
+    .core_done(c20_core_done),
+    .core_next(c20_core_next),
+    .half(c20_half),
+    .acc_zero(c20_acc_zero),
+    .ld_start(c20_ld_start),
+    .ld_done(c20_ld_done),
+    .ld_addr(c20_ld_addr),
+    .ld_rows(c20_ld_rows),
+    .ld_cols(c20_ld_cols),
+    .st_start(c20_st_start),
+    .st_done(c20_st_done),
+    .st_addr(c20_st_addr),
+    .st_rows(c20_st_rows),
+    .st_cols(c20_st_cols),
+    .st_row0(c20_st_row0),
+    .st_col0(c20_st_col0)
+  );
+
+  // c21: a 1-D convolution down the rows, Y[i,j] += X[k,i+r,j] * W[k,r] + R[i,j], order (k, j, i),
+  //   12-bit addresses (they wrap): X rows of 5 moving by RSTEP 3 (a halo of 2, 4 rows at the
+  //   last tile), PITCH 9, ASTEP -256 per k; W (one tile) 5 bytes per k; Y `+=` (ACC, RED k);
+  //   late R of Y's shape, PITCH 8.
+  //   tensors: X, W, Y, R
+  rubick_buf_seq #(
+    .NL(3),
+    .NT(4),
+    .ADDR_W(12),
+    .DIM_W(3),
+    .EXT({32'd3, 32'd2, 32'd2}),
+    .OUT(4'b0100),
+    .DEP(12'b110110001111),
+    .RED(12'b000001000000),
+    .LATE(4'b1000),
+    .ACC(4'b0100),
+    .ROW_LOOP({32'd2, 32'd2, 32'hffffffff, 32'd2}),
+    .COL_LOOP({32'd1, 32'd1, 32'hffffffff, 32'd1}),
+    .ROWS({32'd3, 32'd3, 32'd1, 32'd5}),
+    .COLS({32'd4, 32'd4, 32'd3, 32'd4}),
+    .TROWS({32'd8, 32'd8, 32'd1, 32'd10}),
+    .TCOLS({32'd7, 32'd7, 32'd3, 32'd7}),
+    .EBYTES({32'd1, 32'd4, 32'd1, 32'd2}),
+    .RSTEP({32'd0, 32'd0, 32'd0, 32'd3}),
+    .PITCH({32'd8, 32'd0, 32'd0, 32'd9}),
+    .ASTEP({64'd0, 64'd0, 64'd0, 64'd0, 64'd0, 64'd0, 64'd0, 64'd0, 64'd5, 64'd0, 64'd0, 64'd18446744073709551360})
+  ) u_c21 (
+    .clk(clk),
+    .rst(c21_rst),
+    .start(c21_start),
+    .busy(c21_busy),
+    .done(c21_done),
+    .base(c21_base),
+    .core_start(c21_core_start),
+    .core_done(c21_core_done),
+    .core_next(c21_core_next),
+    .half(c21_half),
+    .acc_zero(c21_acc_zero),
+    .ld_start(c21_ld_start),
+    .ld_done(c21_ld_done),
+    .ld_addr(c21_ld_addr),
+    .ld_rows(c21_ld_rows),
+    .ld_cols(c21_ld_cols),
+    .st_start(c21_st_start),
+    .st_done(c21_st_done),
+    .st_addr(c21_st_addr),
+    .st_rows(c21_st_rows),
+    .st_cols(c21_st_cols),
+    .st_row0(c21_st_row0),
+    .st_col0(c21_st_col0)
   );
 
 endmodule

@@ -13,7 +13,7 @@
 //    and their geometry must be the ones this model's predicates and formula give.
 // Every cycle: busy, done, half and acc_zero (per phase), every start pulse (which tensor, which
 // cycle) and its geometry (address, rows, cols), held until its done; a store's st_row0 and
-// st_col0 are the stored step's r * ROWS and c * COLS (r, c from the model's odometer), held the
+// st_col0 are the stored step's r * RSTEP and c * CSTEP (r, c from the model's odometer), held the
 // same way, and 0 for inputs. Random start pulses while busy must be ignored; one run per
 // configuration is cut by rst, and the next must be exact.
 // Hand-derived numbers check the model itself (transfer counts, one closed-form done cycle).
@@ -35,6 +35,14 @@
 // acc_zero of an ACC tensor is never 1, its loads of first visits (which only ACC makes) happen,
 // and each run starts exactly as many loads as the same configuration without ACC except for the
 // ACC tensor, which starts more.
+// c19 .. c21 are tiles as strided boxes (RSTEP, CSTEP, PITCH, ASTEP: tiles that overlap, rows a
+// pitch other than TCOLS apart, addresses moved by other loops): a 2-D convolution whose input
+// tile (channels x (h + halo) * W) overlaps the next by its halo, with a padded output pitch and
+// partial edge tiles; a batched GEMM whose tensors move per batch (ASTEP on a loop that indexes
+// neither rows nor columns, and added to a row and a column loop's own move); a convolution down
+// the rows (RSTEP below ROWS) with an ACC output, a late tensor, a negative ASTEP and 12-bit
+// addresses that wrap. The model's geometry is the header's formula with multiplications; its
+// st_row0 / st_col0 are r * RSTEP and c * CSTEP.
 #include "Vtb_rubick_buf_seq.h"
 #include "rtl_test.h"
 #include "rubick/arch/BufferSequence.h"
@@ -59,7 +67,22 @@ struct Tensor {
   int64_t rows, cols, trows, tcols, ebytes;
   int lateFor = kNone; // a late tensor (LATE): the output whose stores read it
   bool acc = false;    // an output computed with `+=` (ACC)
+  // RSTEP, CSTEP, PITCH (0: ROWS, COLS, TCOLS) and ASTEP (bytes per index of each loop of the
+  // order; empty: none).
+  int64_t rstep = 0, cstep = 0, pitch = 0;
+  std::vector<uint64_t> astep = {};
 };
+
+// The effective steps and pitch (the header: 0 stands for ROWS, COLS, TCOLS).
+int64_t rowStep(const Tensor& x) {
+  return x.rstep != 0 ? x.rstep : x.rows;
+}
+int64_t colStep(const Tensor& x) {
+  return x.cstep != 0 ? x.cstep : x.cols;
+}
+int64_t pitchOf(const Tensor& x) {
+  return x.pitch != 0 ? x.pitch : x.tcols;
+}
 
 struct Config {
   const char* name;
@@ -208,6 +231,38 @@ const Config kConfigs[] = {
       {"A", false, {0, 1}, {}, 1, 0, 4, 5, 11, 7, 1},
       {"B", false, {0, 2}, {}, 0, 2, 5, 3, 7, 8, 1}},
      true},
+    // O[f,h,w] += I[c,h+r,w+s] * W[f,c,r,s], F 10, C 7, Hout 7, Wout 4, R = S = 3 (H 9, W 6);
+    // tiles f 4, h 3, c 3. I: c x (h 3 + 2) * 6 = 3 x 30 moving by 3 * 6 = 18 of 9 * 6 = 54
+    // columns (the last tile: 54 - 36 = 18 columns, h 1 + 2); W: f x c * 9 of 10 x 63; O:
+    // f x h * 4 of 10 x 28 with rows 32 apart.
+    {"c19 convolution (f,h,c): halo, pitch",
+     {3, 3, 3},
+     32,
+     5,
+     {{"I", false, {1, 2}, {}, 2, 1, 3, 30, 7, 54, 1, kNone, false, 0, 18, 54},
+      {"W", false, {0, 2}, {}, 0, 2, 4, 27, 10, 63, 1},
+      {"O", true, {0, 1}, {2}, 0, 1, 4, 12, 10, 28, 4, kNone, false, 0, 0, 32}}},
+    // C[b,i,j] += A[b,i,k] * B[b,k,j], 2 x 7 x 6 x 5, b tiles of one (ASTEP per batch), tiles
+    // i 4, j 3, k 3; B's rows 8 apart and 4 more bytes per k tile, C's 8 more per j tile. C's
+    // tiles step by 3 rows (row 3 in both) and 4 columns (column 3 in none): st_row0, st_col0.
+    {"c20 batched GEMM (b,i,j,k): ASTEP",
+     {2, 2, 2, 2},
+     24,
+     3,
+     {{"A", false, {0, 1, 3}, {}, 1, 3, 4, 3, 7, 5, 1, kNone, false, 0, 0, 0, {35, 0, 0, 0}},
+      {"B", false, {0, 2, 3}, {}, 3, 2, 3, 3, 5, 6, 2, kNone, false, 0, 0, 8, {80, 0, 0, 4}},
+      {"C", true, {0, 1, 2}, {3}, 1, 2, 4, 3, 7, 6, 4, kNone, false, 3, 4, 0, {4096, 0, 8, 0}}}},
+    // Y[i,j] += X[k,i+r,j] * W[k,r] + R[i,j], order (k, j, i), 12-bit addresses: X rows of 5
+    // moving by 3 (a halo of 2; 10 rows: the last tile has 4), rows 9 apart, -256 bytes per k;
+    // W one tile, 5 bytes per k; Y `+=` (RED k); late R with rows 8 apart.
+    {"c21 row convolution (k,j,i): row halo, ACC, late R, wrapping",
+     {2, 2, 3},
+     12,
+     3,
+     {{"X", false, {0, 1, 2}, {}, 2, 1, 5, 4, 10, 7, 2, kNone, false, 3, 0, 9, {~0xFFull, 0, 0}},
+      {"W", false, {0}, {}, kNone, kNone, 1, 3, 1, 3, 1, kNone, false, 0, 0, 0, {5, 0, 0}},
+      {"Y", true, {1, 2}, {0}, 2, 1, 3, 4, 8, 7, 4, kNone, true},
+      {"R", false, {1, 2}, {}, 2, 1, 3, 4, 8, 7, 1, 2, false, 0, 0, 8}}},
 };
 
 // The ACC configurations, the same ones without ACC, and the loads per run ACC adds (by hand:
@@ -308,22 +363,26 @@ public:
   }
   bool store(int t, int64_t s) const { return c_.t[size_t(t)].out && runEnd(t, s); }
 
-  // r * ROWS and c * COLS of tensor t's tile at step s (0 without a row / column loop).
+  // r * RSTEP and c * CSTEP of tensor t's tile at step s (0 without a row / column loop).
   Idx idx(int t, int64_t s) const {
     const Tensor& x = c_.t[size_t(t)];
-    return {x.rowLoop == kNone ? 0 : at(s, x.rowLoop) * x.rows,
-            x.colLoop == kNone ? 0 : at(s, x.colLoop) * x.cols};
+    return {x.rowLoop == kNone ? 0 : at(s, x.rowLoop) * rowStep(x),
+            x.colLoop == kNone ? 0 : at(s, x.colLoop) * colStep(x)};
   }
 
+  // addr = base + (r * RSTEP * PITCH + c * CSTEP) * EBYTES + sum of idx_i * ASTEP[i] (mod
+  // 2**ADDR_W), rows = min(ROWS, TROWS - r * RSTEP), cols = min(COLS, TCOLS - c * CSTEP).
   Geo geo(int t, int64_t s, uint64_t base) const {
     const Tensor& x = c_.t[size_t(t)];
     const int64_t r = x.rowLoop == kNone ? 0 : at(s, x.rowLoop);
     const int64_t col = x.colLoop == kNone ? 0 : at(s, x.colLoop);
+    uint64_t a = base + uint64_t((r * rowStep(x) * pitchOf(x) + col * colStep(x)) * x.ebytes);
+    for (size_t i = 0; i < x.astep.size(); ++i)
+      a += uint64_t(at(s, int(i))) * x.astep[i];
     Geo g;
-    g.addr =
-        (base + uint64_t((r * x.rows * x.tcols + col * x.cols) * x.ebytes)) & rtl::mask(c_.addrW);
-    g.rows = std::min(x.rows, x.trows - r * x.rows);
-    g.cols = std::min(x.cols, x.tcols - col * x.cols);
+    g.addr = a & rtl::mask(c_.addrW);
+    g.rows = std::min(x.rows, x.trows - r * rowStep(x));
+    g.cols = std::min(x.cols, x.tcols - col * colStep(x));
     return g;
   }
 
@@ -351,6 +410,10 @@ public:
       t.trows = x.trows;
       t.tcols = x.tcols;
       t.ebytes = x.ebytes;
+      t.rstep = x.rstep;
+      t.cstep = x.cstep;
+      t.pitch = x.pitch;
+      t.astep = x.astep;
       t.late = x.lateFor != kNone;
       t.acc = x.acc;
       lc.tensors.push_back(t);
@@ -772,6 +835,8 @@ void checkModel(const Config& c, const Model& model) {
   // c16: C (ACC) loaded at each of its 9 run starts (k = 0 of each (i, j)), where c0 loads none.
   // c17: C (ACC) loaded at all 27 steps (runs of one step), c1's 18 reloads and the 9 first
   // visits (k = 0). c18: C (ACC) at all 18 steps (c9: 9); D as in c9: 3 reloads, 3 from zero.
+  // c19: I and W change every step (c innermost), O once per (f, h). c20: A and B every step (k
+  // innermost), C per (b, i, j). c21: X, Y (ACC, runs of one step) and late R every step, W per k.
   const Want wants[] = {
       {"c0", 0, kLoad, 27},  {"c0", 1, kLoad, 27},  {"c0", 2, kLoad, 0},   {"c0", 2, kStore, 9},
       {"c0", 2, kCore, 9},   {"c1", 0, kLoad, 18},  {"c1", 0, kStore, 27}, {"c1", 0, kCore, 9},
@@ -789,7 +854,11 @@ void checkModel(const Config& c, const Model& model) {
       {"c16", 0, kLoad, 27}, {"c16", 1, kLoad, 27}, {"c17", 0, kLoad, 27}, {"c17", 0, kStore, 27},
       {"c17", 0, kCore, 0},  {"c17", 1, kLoad, 9},  {"c17", 2, kLoad, 27}, {"c18", 0, kLoad, 3},
       {"c18", 0, kCore, 3},  {"c18", 0, kStore, 6}, {"c18", 1, kLoad, 18}, {"c18", 1, kStore, 18},
-      {"c18", 1, kCore, 0},  {"c18", 2, kLoad, 6},  {"c18", 3, kLoad, 18}};
+      {"c18", 1, kCore, 0},  {"c18", 2, kLoad, 6},  {"c18", 3, kLoad, 18}, {"c19", 0, kLoad, 27},
+      {"c19", 1, kLoad, 27}, {"c19", 2, kLoad, 0},  {"c19", 2, kStore, 9}, {"c19", 2, kCore, 9},
+      {"c20", 0, kLoad, 16}, {"c20", 1, kLoad, 16}, {"c20", 2, kStore, 8}, {"c20", 2, kCore, 8},
+      {"c21", 0, kLoad, 12}, {"c21", 1, kLoad, 2},  {"c21", 2, kLoad, 12}, {"c21", 2, kStore, 12},
+      {"c21", 2, kCore, 0},  {"c21", 3, kLoad, 12}};
   for (const Want& w : wants)
     if (std::string(c.name).rfind(std::string(w.cfg) + " ", 0) == 0 && count(w.kind, w.t) != w.n)
       rtl::fail(kTest, 0,
@@ -815,6 +884,51 @@ void checkModel(const Config& c, const Model& model) {
   // int8 tensor at base 1000: 1000 + 4 * 9 + 8.
   if (std::string(c.name).rfind("c0 ", 0) == 0 && !(model.geo(0, 11, 1000) == Geo{1044, 4, 1}))
     rtl::fail(kTest, 0, "c0: model geometry of A at step 11: " + model.geo(0, 11, 1000).str());
+  // Geometry of c19 .. c21 by hand. c19 (f, h, c) step 2*9 + 2*3 + 1 = 25: I's tile (c 1, h 2)
+  // at 1000 + 1 * 3 * 54 + 2 * 18 = 1198, rows min(3, 7 - 3) = 3, cols min(30, 54 - 36) = 18 (the
+  // last h tile: 1 + 2 rows of 6); O's (f 2, h 2) at 1000 + (2 * 4 * 32 + 2 * 12) * 4 = 2120,
+  // rows 10 - 8 = 2, cols 28 - 24 = 4, first row 8 and column 24. c20 (b, i, j, k) step 8 + 2 + 1
+  // = 11 (b 1, i 0, j 1, k 1): B's tile (k 1, j 1) at 1000 + (3 * 8 + 3) * 2 + 80 + 4 = 1138,
+  // rows 5 - 3 = 2, cols 3; C's (i 0, j 1) at 1000 + 4 * 4 + 4096 + 8 = 5120, rows 4, cols
+  // min(3, 6 - 4) = 2, and at step 15 (i 1, j 1) 1000 + (3 * 6 + 4) * 4 + 4104 = 5192, rows
+  // min(4, 7 - 3) = 4, first row 3 and column 4. c21 (k, j, i) step 6 + 3 + 2 = 11 (k 1, j 1,
+  // i 2): X's tile at 100 + (2 * 3 * 9 + 4) * 2 - 256 = -40, i.e. 4096 - 40 = 4056 in 12 bits,
+  // rows min(5, 10 - 6) = 4 (the halo's last tile), cols 7 - 4 = 3; Y's at 100 + (2 * 3 * 7 + 4)
+  // * 4 = 284, rows 8 - 6 = 2, cols 3, first row 6 and column 4.
+  struct HandGeo {
+    const char* cfg;
+    int t;
+    int64_t step;
+    uint64_t base;
+    Geo geo;
+    Idx idx;
+  };
+  const HandGeo hand[] = {
+      {"c19", 0, 25, 1000, {1198, 3, 18}, {3, 36}}, {"c19", 2, 25, 1000, {2120, 2, 4}, {8, 24}},
+      {"c20", 1, 11, 1000, {1138, 2, 3}, {3, 3}},   {"c20", 2, 11, 1000, {5120, 4, 2}, {0, 4}},
+      {"c20", 2, 15, 1000, {5192, 4, 2}, {3, 4}},   {"c21", 0, 11, 100, {4056, 4, 3}, {6, 4}},
+      {"c21", 2, 11, 100, {284, 2, 3}, {6, 4}}};
+  for (const HandGeo& h : hand)
+    if (std::string(c.name).rfind(std::string(h.cfg) + " ", 0) == 0 &&
+        (!(model.geo(h.t, h.step, h.base) == h.geo) || !(model.idx(h.t, h.step) == h.idx)))
+      rtl::fail(kTest, 0,
+                std::string(h.cfg) + ": model geometry of tensor " + std::to_string(h.t) +
+                    " at step " + std::to_string(h.step) + ": " +
+                    model.geo(h.t, h.step, h.base).str() + " " + model.idx(h.t, h.step).str());
+  // Every configuration keeps the header's rules: with a row loop of EXT e, (e - 1) * RSTEP <
+  // TROWS <= (e - 1) * RSTEP + ROWS and, if e >= 2, (e - 2) * RSTEP + ROWS <= TROWS; without
+  // one, TROWS <= ROWS (the same for columns).
+  for (const Tensor& x : c.t) {
+    auto fits = [&](int loop, int64_t tile, int64_t step, int64_t total) {
+      if (loop == kNone) return total <= tile;
+      const int64_t e = c.ext[size_t(loop)];
+      return (e - 1) * step < total && total <= (e - 1) * step + tile &&
+             (e < 2 || (e - 2) * step + tile <= total);
+    };
+    if (!fits(x.rowLoop, x.rows, rowStep(x), x.trows) ||
+        !fits(x.colLoop, x.cols, colStep(x), x.tcols))
+      rtl::fail(kTest, 0, std::string(c.name) + ": " + x.name + "'s tiles break the rules");
+  }
   // c3 with core 7, loads 5, stores 3 cycles: phase -1 loads A (1..6) and B (7..12), phase 0
   // computes 13..20, phase 1 stores C 21..24: done in cycle 25.
   if (std::string(c.name).rfind("c3 ", 0) == 0) {
@@ -836,7 +950,8 @@ int main(int argc, char** argv) {
                          IO(c4, 64, 6),  IO(c5, 16, 2),  IO(c6, 12, 2),  IO(c7, 32, 4),
                          IO(c8, 32, 5),  IO(c9, 32, 4),  IO(c10, 32, 5), IO(c11, 40, 3),
                          IO(c12, 24, 4), IO(c13, 32, 5), IO(c14, 16, 4), IO(c15, 40, 3),
-                         IO(c16, 32, 5), IO(c17, 40, 3), IO(c18, 32, 4)};
+                         IO(c16, 32, 5), IO(c17, 40, 3), IO(c18, 32, 4), IO(c19, 32, 5),
+                         IO(c20, 24, 3), IO(c21, 12, 3)};
   Bench b{m, rng};
 
   m.clk = 0;

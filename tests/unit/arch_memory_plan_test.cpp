@@ -99,18 +99,31 @@ TEST(MemoryPlan, PartialSumsAcrossBufferTilesHoldTheWholeReduction) {
   EXPECT_GT(split, 0);
 }
 
-TEST(MemoryPlan, TensorsIndexedByLoopSumsAreUnsupported) {
+TEST(MemoryPlan, ConvolutionTilesCoverTheirWindow) {
+  // I(n, c, h + r, w + s) with H = 4, R = 2 (3 output rows), W = 3, S = 2: a tile of h:2 and
+  // r:2 covers 2 + 2 - 1 = 3 image rows; s:1 of w:2 covers 2 columns. The output and weights
+  // take their loops' sizes.
   tc::Program conv =
       program(dataflow::test::kConv,
               {{"N", 1}, {"C", 2}, {"H", 4}, {"W", 3}, {"F", 2}, {"R", 2}, {"S", 2}});
   dataflow::StatementView v = dataflow::viewStatement(conv, 0);
   dse::BufferTiling t{v.extent, {}};
-  try {
-    bufferTileProblem(conv, v, t);
-    FAIL() << "no error";
-  } catch (const Unsupported& e) {
-    EXPECT_NE(e.diag().message.find("single loop"), std::string::npos) << e.diag().message;
+  t.size[v.loopIndex("h")] = 2;
+  t.size[v.loopIndex("s")] = 1;
+  auto [tileProg, tileView] = bufferTileProblem(conv, v, t);
+  for (const dataflow::AccessView& a : tileView.accesses) {
+    if (a.name == "I") EXPECT_EQ(a.shape, (IntVec{1, 2, 3, 2}));
+    if (a.name == "O") EXPECT_EQ(a.shape, (IntVec{1, 2, 2, 2}));
+    if (a.name == "Wt") EXPECT_EQ(a.shape, (IntVec{2, 2, 2, 1}));
   }
+}
+
+TEST(MemoryPlan, BackwardIndicesAreUnsupported) {
+  tc::Program prog =
+      program("def rev(int8(N) A) -> (int32(N) B) { B(i) = A(N - 1 - i) }", {{"N", 4}});
+  dataflow::StatementView v = dataflow::viewStatement(prog, 0);
+  EXPECT_NE(memoryBuildProblem(v, {32, 8}).find("not a sum of loops"), std::string::npos)
+      << memoryBuildProblem(v, {32, 8});
 }
 
 } // namespace

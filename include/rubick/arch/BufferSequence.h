@@ -18,6 +18,21 @@ struct SequencedTensor {
   int64_t rows = 1, cols = 1;     // tile
   int64_t trows = 1, tcols = 1;   // tensor
   int64_t ebytes = 1;
+  // The tile as a strided box (rubick_buf_seq's RSTEP, CSTEP, PITCH, ASTEP): the tensor rows
+  // (columns) it advances per index of rowLoop (colLoop), 0 for rows (cols), below rows (cols)
+  // when tiles overlap (a convolution input's halo); the elements from one row to the next in
+  // memory, 0 for tcols; and the bytes its address moves per index of each position of the order
+  // (added to the row and column loops' own moves; empty: all 0; a negative move wraps mod
+  // 2**64). Tile (r, c) starts at element r * rowStep() of rows and c * colStep() of columns,
+  // (r * rowStep() * rowPitch() + c * colStep()) * ebytes + sum of idx_i * astep[i] bytes from
+  // the base, with min(rows, trows - r * rowStep()) x min(cols, tcols - c * colStep()) valid
+  // elements.
+  int64_t rstep = 0, cstep = 0, pitch = 0;
+  std::vector<uint64_t> astep;
+  int64_t rowStep() const { return rstep != 0 ? rstep : rows; }
+  int64_t colStep() const { return cstep != 0 ? cstep : cols; }
+  int64_t rowPitch() const { return pitch != 0 ? pitch : tcols; }
+  uint64_t addrStep(size_t pos) const { return pos < astep.size() ? astep[pos] : 0; }
   // A late input (the sequencer's LATE): an epilogue operand of an output's shape, with the
   // output's dep. Its tile of step s is loaded in phase s (not s-1), with step s's geometry, into
   // the half that is current then (half bit t, not its complement): its reader, started with the
@@ -38,8 +53,8 @@ struct SequencerConfig {
   int64_t coreTail = 0;
 };
 
-/// The sequencer's parameters for `m`. Throws Unsupported for a tensor of more than two
-/// dimensions or of elements that are not whole bytes.
+/// The sequencer's parameters for `m` (each tensor's tile as its box, dse/TileBox.h). Throws
+/// Unsupported for a tensor of elements that are not whole bytes.
 SequencerConfig sequencerConfig(const MemoryPlan& m);
 
 enum class SeqKind { core, load, store };

@@ -5,14 +5,15 @@
 // core runs every buffer tile; the tiles at a tensor's edges are partly outside the tensor and
 // are padded with zeros on the way in (and not written on the way out).
 //
-// Only accesses whose every dimension is one loop (A(i, k), not I(h + r)) are planned: a
-// buffer tile of such a tensor is a box of its row-major layout.
+// A tensor's tile is the index range of its dimensions (I(h + r): h_t + r_t - 1 rows, a halo),
+// moved as a box of its row-major layout (dse/TileBox.h).
 
 #include "rubick/arch/DmaMap.h"
 #include "rubick/arch/Plan.h"
 #include "rubick/dse/Epilogue.h"
 #include "rubick/dse/Explore.h"
 #include "rubick/dse/Memory.h"
+#include "rubick/dse/TileBox.h"
 
 #include <memory>
 #include <string>
@@ -22,9 +23,9 @@ namespace rubick::arch {
 
 struct TensorTransfer {
   size_t access = 0;
-  std::vector<int> loops;     // per tensor dimension: the loop that indexes it
   std::vector<int64_t> tile;  // per tensor dimension: elements in one full buffer tile
   std::vector<int64_t> shape; // the whole tensor
+  dse::TileBox box;           // the tile as the DMA moves it (rows x cols, a pitch apart)
   DmaMap dma;
   // How the buffer-level sequencer treats it (positions in BufferTiling::order):
   std::vector<char> indexedBy; // per position: the tensor's tile changes with that loop
@@ -83,6 +84,11 @@ MemoryPlan designMemoryPlan(const tc::Program& prog, const dataflow::StatementVi
                             const dse::DesignPoint& pt, const dse::ExploreOptions& o,
                             const std::string& name, int64_t busBytes);
 
+/// Why explored design `pt` cannot be built with `o`'s memory system (the designMemoryPlan
+/// above, on the bus of arch::axiOptions), or "" when it can or has no buffer tiling.
+std::string designMemoryProblem(const tc::Program& prog, const dataflow::StatementView& v,
+                                const dse::DesignPoint& pt, const dse::ExploreOptions& o);
+
 /// Every tensor the DMA moves, in base-register order (the statement's, then the operands).
 std::vector<MovedTensor> movedTensors(const MemoryPlan& m);
 
@@ -97,23 +103,26 @@ void addEpilogue(MemoryPlan& m, const tc::Program& prog, std::shared_ptr<const d
 int64_t coreCycles(const MemoryPlan& m, int64_t step);
 
 /// Why statement `v` cannot be built with a memory system (its tensors moved by the DMA), or ""
-/// when it can: every tensor has one or two dimensions, each indexed by a single loop, and
-/// whole-byte elements (`elementBits`: write first, as dse::Constraints::elementBits).
+/// when it can: no scalar, every dimension indexed by a sum of loops with positive factors and
+/// no constant, whole-byte elements (`elementBits`: write first, as
+/// dse::Constraints::elementBits). Whether a tiling's tiles are boxes is dse::tileBox's.
 std::string memoryBuildProblem(const dataflow::StatementView& v,
                                const std::vector<int64_t>& elementBits);
 
 /// The statement restricted to one full buffer tile: the loops' extents are the tile sizes and
-/// each tensor's shape is its tile. Throws Unsupported for an access dimension that is not a
-/// single loop.
+/// each tensor's shape is its tile (each dimension the index range the tile's loops cover).
+/// Throws Unsupported for an access dimension that is not a sum of loops.
 std::pair<tc::Program, dataflow::StatementView> bufferTileProblem(const tc::Program& prog,
                                                                   const dataflow::StatementView& v,
                                                                   const dse::BufferTiling& t);
 
-/// Throws Unsupported (with the reason) when some tensor's layout has no DMA map.
+/// Throws Unsupported (with the reason) when some tensor's tile is not a box or its layout has
+/// no DMA map. `outputIndexDims`: the output's dimensions that index an epilogue operand
+/// (dse::indexDims), which its box must keep as rows or columns.
 MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView& v,
                           const dataflow::Dataflow& d,
                           const std::vector<ir::OrientedEntry>& entries,
                           const std::vector<int64_t>& elementBits, const dse::BufferTiling& t,
-                          const std::string& name);
+                          const std::string& name, uint32_t outputIndexDims = 0);
 
 } // namespace rubick::arch

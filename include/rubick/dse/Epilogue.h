@@ -73,6 +73,10 @@ bool hasEpilogueForm(const tc::Program& prog);
 Epilogue recogniseEpilogue(const tc::Program& prog,
                            std::shared_ptr<const SourceFile> file = nullptr);
 
+/// The output's dimensions that index a vector operand, a bit each (b(j) of Y(i,j): bit 1): a
+/// memory design keeps each of them as its output tile's rows or columns (dse/TileBox.h).
+uint32_t indexDims(const Epilogue& e);
+
 /// The epilogue's value for accumulator value `acc` (as the contraction's tensor holds it) and
 /// the operands' elements at the same place.
 int64_t evaluateEpilogue(const EpilogueOp& e, int64_t acc, const std::vector<int64_t>& operands);

@@ -79,6 +79,9 @@ struct ExploreStats {
   size_t pareto = 0;
   // Candidates each constraint removed (a candidate may violate several).
   size_t byEntries = 0, byFanout = 0, byPorts = 0, byBuffer = 0, byFit = 0;
+  // With a memory system, byBuffer also counts designs none of whose tilings within the budget
+  // has tiles the DMA can move (dse/TileBox.h), when the statement has such tilings at all.
+  bool tileShapes = false;
 };
 
 struct ExploreOptions {

@@ -74,6 +74,9 @@ struct MemorySystem {
   // Full operands (a residual) move with the output's tiles: their bytes per element, counted
   // in the output's banks and in its transfers (outputBytes includes them).
   int64_t outputOperandBytes = 0;
+  // The output's dimensions that index its vector operands (dse::indexDims): its tiles keep
+  // them as their rows or columns (dse/TileBox.h).
+  uint32_t outputIndexDims = 0;
   bool enabled() const { return bytesPerCycle > 0; }
   friend bool operator==(const MemorySystem&, const MemorySystem&) = default;
 };

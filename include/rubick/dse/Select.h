@@ -14,6 +14,7 @@
 #include "rubick/dse/Explore.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -77,17 +78,30 @@ std::map<std::string, DesignPoint> findDesigns(const dataflow::StatementView& v,
                                                const ExploreOptions& o,
                                                const std::set<std::string>& ids);
 
+/// Why a design cannot be built ("": it can), for the selection's fallback below.
+using BuildCheck = std::function<std::string(const DesignPoint&)>;
+
 /// The selected designs, best first, after --skip and --limit (--dataflow: parsed on the one
 /// array shape the constraints allow, an error when they allow several); `selected` receives their
 /// number before --skip and --limit. Throws rubick::Error when nothing is selected (`command`
 /// names the empty search).
+/// `check` (may be empty): the best design (no --point, --dataflow or --all) is the best that
+/// passes it, among the first kBuildTries that match; each one passed over is described in
+/// `passed` ("rank 1 (ID) cannot be built: why"). When none passes, the first one's problem is
+/// thrown as Unsupported. With --all --cover, each entry's (or combination's) design is the
+/// first that passes it; plain --all checks nothing (a design that cannot be built fails).
 std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const ExploreOptions& o,
                                        const Selection& s, const std::string& command,
-                                       size_t* selected = nullptr);
+                                       size_t* selected = nullptr, const BuildCheck& check = {},
+                                       std::vector<std::string>* passed = nullptr);
+
+inline constexpr size_t kBuildTries = 64;
 
 /// The first design (in the given order) for each entry in each role ("roles"), or for each
-/// combination of entries ("combinations").
-std::vector<DesignPoint> sampleCover(const std::vector<DesignPoint>& points,
-                                     const std::string& how);
+/// combination of entries ("combinations"); with `check`, the first that passes it (the ones
+/// passed over described in `passed`, as selectDesigns does).
+std::vector<DesignPoint> sampleCover(const std::vector<DesignPoint>& points, const std::string& how,
+                                     const BuildCheck& check = {},
+                                     std::vector<std::string>* passed = nullptr);
 
 } // namespace rubick::dse
