@@ -28,6 +28,27 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
       if (order[i] == loop) return static_cast<int>(i);
     return -1;
   };
+  // A tile's box (dse/TileBox.h); the defaults (0) where it is a plain matrix tile, so that
+  // those designs name no step, pitch or address move.
+  auto box = [&](SequencedTensor& s, const dse::TileBox& b, int64_t ebytes) {
+    s.rowLoop = b.rowLoop < 0 ? -1 : position(b.rowLoop);
+    s.colLoop = b.colLoop < 0 ? -1 : position(b.colLoop);
+    s.rows = b.rows;
+    s.trows = b.trows;
+    s.cols = b.cols;
+    s.tcols = b.tcols;
+    s.rstep = b.rstep == b.rows ? 0 : b.rstep;
+    s.cstep = b.cstep == b.cols ? 0 : b.cstep;
+    s.pitch = b.pitch == b.tcols ? 0 : b.pitch;
+    s.ebytes = ebytes;
+    s.astep.clear();
+    for (size_t i = 0; i < order.size(); ++i) {
+      const int64_t moves = b.loopStep.empty() ? 0 : b.loopStep[static_cast<size_t>(order[i])];
+      s.astep.push_back(static_cast<uint64_t>(moves * s.ebytes));
+    }
+    if (std::all_of(s.astep.begin(), s.astep.end(), [](uint64_t a) { return a == 0; }))
+      s.astep.clear();
+  };
   for (size_t t = 0; t < m.tensors.size(); ++t) {
     const TensorTransfer& x = m.tensors[t];
     const TensorPlan& tp = m.core.tensors[t];
@@ -43,25 +64,7 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
       s.dep[i] = x.indexedBy[i];
       s.red[i] = x.revisits[i];
     }
-    // The tile's box (dse/TileBox.h); the defaults (0) where it is a plain matrix tile, so that
-    // those designs name no step, pitch or address move.
-    const dse::TileBox& b = x.box;
-    s.rowLoop = b.rowLoop < 0 ? -1 : position(b.rowLoop);
-    s.colLoop = b.colLoop < 0 ? -1 : position(b.colLoop);
-    s.rows = b.rows;
-    s.trows = b.trows;
-    s.cols = b.cols;
-    s.tcols = b.tcols;
-    s.rstep = b.rstep == b.rows ? 0 : b.rstep;
-    s.cstep = b.cstep == b.cols ? 0 : b.cstep;
-    s.pitch = b.pitch == b.tcols ? 0 : b.pitch;
-    s.ebytes = (tp.output && m.epilogue ? m.epilogueBits : tp.elementBits) / 8;
-    for (size_t i = 0; i < order.size(); ++i) {
-      const int64_t moves = b.loopStep.empty() ? 0 : b.loopStep[static_cast<size_t>(order[i])];
-      s.astep.push_back(static_cast<uint64_t>(moves * s.ebytes));
-    }
-    if (std::all_of(s.astep.begin(), s.astep.end(), [](uint64_t a) { return a == 0; }))
-      s.astep.clear();
+    box(s, x.box, (tp.output && m.epilogue ? m.epilogueBits : tp.elementBits) / 8);
     c.tensors.push_back(std::move(s));
   }
   // Epilogue operands. A vector: one tile, the whole vector, loaded before the first buffer tile
@@ -69,17 +72,23 @@ SequencerConfig sequencerConfig(const MemoryPlan& m) {
   for (const OperandTransfer& o : m.operands) {
     SequencedTensor s;
     if (o.operand.full()) {
-      s = c.tensors.front(); // the output's
+      s = c.tensors.front(); // the output's steps and tiles, in its own layout
       s.out = false;
       s.acc = false; // an input (ACC on an input fails elaboration)
       s.red.assign(nl, 0);
       s.late = true;
+      box(s, o.box, o.operand.bits / 8);
+      s.offset = static_cast<uint64_t>(o.offsetBytes);
+      // The valid rows and columns are the output's (the gather reads the output's groups).
+      s.trows = c.tensors.front().trows;
+      s.tcols = c.tensors.front().tcols;
+      s.pitch = o.box.pitch == s.tcols ? 0 : o.box.pitch;
     } else {
       s.dep.assign(nl, 0);
       s.red.assign(nl, 0);
       s.cols = s.tcols = o.operand.extent;
+      s.ebytes = o.operand.bits / 8;
     }
-    s.ebytes = o.operand.bits / 8;
     c.tensors.push_back(std::move(s));
   }
   return c;
@@ -151,8 +160,9 @@ std::vector<SeqWork> sequencerWork(const SequencerConfig& c, const std::vector<u
     const SequencedTensor& x = c.tensors[t];
     const int64_t r = x.rowLoop < 0 ? 0 : st.at(step, x.rowLoop);
     const int64_t col = x.colLoop < 0 ? 0 : st.at(step, x.colLoop);
-    ev.addr = bases[t] + static_cast<uint64_t>(
-                             (r * x.rowStep() * x.rowPitch() + col * x.colStep()) * x.ebytes);
+    ev.addr =
+        bases[t] + x.offset +
+        static_cast<uint64_t>((r * x.rowStep() * x.rowPitch() + col * x.colStep()) * x.ebytes);
     for (size_t i = 0; i < x.astep.size() && i < c.ext.size(); ++i)
       ev.addr += static_cast<uint64_t>(st.at(step, static_cast<int>(i))) * x.astep[i];
     ev.rows = std::min(x.rows, x.trows - r * x.rowStep());

@@ -72,7 +72,8 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
                           const dataflow::Dataflow& d,
                           const std::vector<ir::OrientedEntry>& entries,
                           const std::vector<int64_t>& elementBits, const dse::BufferTiling& t,
-                          const std::string& name, uint32_t outputIndexDims) {
+                          const std::string& name, uint32_t outputIndexDims,
+                          uint32_t outputSplitDims) {
   if (t.size.size() != v.loops.size())
     throw std::logic_error("memory plan: a buffer tiling with " + std::to_string(t.size.size()) +
                            " sizes for " + std::to_string(v.loops.size()) + " loops");
@@ -110,7 +111,8 @@ MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView
     x.shape = v.accesses[i].shape;
     std::string why;
     std::optional<dse::TileBox> box =
-        dse::tileBox(v.accesses[i], v.extent, t.size, i == 0 ? outputIndexDims : 0, why);
+        dse::tileBox(v.accesses[i], v.extent, t.size, i == 0 ? outputIndexDims : 0, why,
+                     i == 0 ? outputSplitDims : 0);
     if (!box) throw Unsupported("emit", why);
     x.box = std::move(*box);
     // The DMA map sees the tile as its box: rows x cols in the same row-major order.
@@ -192,8 +194,9 @@ MemoryPlan designMemoryPlan(const tc::Program& prog, const dataflow::StatementVi
                             const dse::DesignPoint& pt, const dse::ExploreOptions& o,
                             const std::string& name, int64_t busBytes) {
   MemoryPlan m = makeMemoryPlan(prog, v, pt.dataflow, pt.entries, o.constraints.elementBits,
-                                pt.buffer, name, o.epilogue ? dse::indexDims(*o.epilogue) : 0);
-  if (o.epilogue) addEpilogue(m, prog, o.epilogue, busBytes);
+                                pt.buffer, name, o.epilogue ? dse::indexDims(*o.epilogue) : 0,
+                                o.epilogue ? dse::splitDims(*o.epilogue) : 0);
+  if (o.epilogue) addEpilogue(m, prog, v, o.epilogue, busBytes);
   return m;
 }
 
@@ -208,8 +211,8 @@ std::string designMemoryProblem(const tc::Program& prog, const dataflow::Stateme
   return "";
 }
 
-void addEpilogue(MemoryPlan& m, const tc::Program& prog, std::shared_ptr<const dse::Epilogue> e,
-                 int64_t busBytes) {
+void addEpilogue(MemoryPlan& m, const tc::Program& prog, const dataflow::StatementView& v,
+                 std::shared_ptr<const dse::Epilogue> e, int64_t busBytes) {
   const tc::Tensor& acc = prog.tensors[static_cast<size_t>(e->accumulator)];
   const tc::Tensor& out = prog.tensors[static_cast<size_t>(e->output)];
   const TensorPlan& core = m.core.tensors.front();
@@ -255,6 +258,26 @@ void addEpilogue(MemoryPlan& m, const tc::Program& prog, std::shared_ptr<const d
       o.banks = d.lanes;
       o.depth = out.groupRows() * out.groupCols();
       o.addressBits = bitsFor(o.depth);
+      // Its tiles: the output's boxes in its own layout (the output's split dimensions make them
+      // alike), from its offset on.
+      dataflow::AccessView a = v.accesses.front();
+      a.name = op.name;
+      a.shape = op.shape;
+      std::string why;
+      std::optional<dse::TileBox> box =
+          dse::tileBox(a, v.extent, m.tiling.size, dse::indexDims(*m.epilogue), why,
+                       dse::splitDims(*m.epilogue));
+      const dse::TileBox& ob = m.tensors.front().box;
+      if (!box || box->rows != ob.rows || box->cols != ob.cols || box->rstep != ob.rstep ||
+          box->cstep != ob.cstep || box->rowLoop != ob.rowLoop || box->colLoop != ob.colLoop)
+        throw Unsupported("emit", "the tiles of " + op.name + " are not boxes like " +
+                                      m.epilogue->outputName + "'s" + (box ? "" : ": " + why));
+      o.box = std::move(*box);
+      int64_t stride = 1;
+      for (size_t d = op.offset.size(); d-- > 0;) {
+        o.offsetBytes += op.offset[d] * stride * (op.bits / 8);
+        stride *= op.shape[d];
+      }
     }
     m.operands.push_back(o);
   }

@@ -123,6 +123,7 @@ std::vector<int64_t> searchKey(const dataflow::StatementView& v, const Space& s,
                             memory.prologueBufferBytes,
                             memory.outputOperandBytes,
                             memory.outputIndexDims,
+                            memory.outputSplitDims,
                             int64_t(s.role.size()),
                             int64_t(entries.size()),
                             int64_t(cs.size())};
@@ -292,7 +293,8 @@ SearchResult searchAll(const SearchInput& in) {
       for (size_t l = 0; l < n; ++l)
         if (s.role[l] != Role::Time) t.size[l] = s.sizes[l][at[l]];
       if ((!in.bankBudget || bankBytes(p, t) <= in.bankBudget) &&
-          (!in.boxes || boxesFit(in.view, t.size, in.memory.outputIndexDims)))
+          (!in.boxes ||
+           boxesFit(in.view, t.size, in.memory.outputIndexDims, in.memory.outputSplitDims)))
         for (std::vector<int>& o : orders(p, t)) {
           t.order = std::move(o);
           SearchResult cand{true, ci, t, evaluateMemory(p, t)};

@@ -260,7 +260,9 @@ SearchResult searchBestFirst(const SearchInput& in, BufferSearchCache* cache) {
         const auto [t, f] = sweep < n ? tilesOf(sweep, k) : std::pair<int64_t, int64_t>{1, 1};
         for (size_t l = 0; l < n; ++l)
           sizeScratch[l] = s.sizes[l][l == sweep ? k : at[l]];
-        if (in.boxes && !boxesFit(v, sizeScratch, in.memory.outputIndexDims)) continue;
+        if (in.boxes &&
+            !boxesFit(v, sizeScratch, in.memory.outputIndexDims, in.memory.outputSplitDims))
+          continue;
         const int64_t core =
             phases * t * corePhaseLow(full * f, p.tileCycles, coreInterval(p, sizeScratch));
         const int64_t bound = ends + in0 + out + std::max({core, reads - in0, writes - out});

@@ -184,6 +184,7 @@ public:
         e.output = st.write.tensor;
         e.outputName = tensor(st.write).name;
         e.outputBits = bits;
+        e.outputShape = shape_;
         e.expr = values_[st.write.tensor];
       }
     }
@@ -265,28 +266,42 @@ private:
                   "inputs; " +
                       t.name + " is none of them");
     if (a.indices.size() == dims_ && dims_ > 1) {
-      // A tensor of the output's shape read at the element written (a residual): it moves
-      // through banks of its own, a tile at a time.
-      bool loops = true, identity = true;
+      // A tensor read at the element written, plus constants (a residual, or a shortcut at an
+      // offset): it moves through banks of its own, a tile at a time.
+      bool loops = true, identity = true, shifted = false;
+      std::vector<int64_t> offset(dims_, 0);
       for (size_t d = 0; d < dims_; ++d) {
-        const int l = singleLoop(a.indices[d]);
-        loops &= l >= 0;
+        tc::AffineIndex x = a.indices[d];
+        offset[d] = x.constant;
+        x.constant = 0;
+        const int l = singleLoop(x);
+        loops &= l >= 0 && offset[d] >= 0;
         identity &= l >= 0 && loopDim_[static_cast<size_t>(l)] == static_cast<int>(d);
+        shifted |= offset[d] != 0;
       }
       if (loops && !identity)
         fail(a.loc, "an epilogue reads a tensor of the output's shape at the element it writes "
-                    "(the same indices in the same places), such as R(i,j)");
+                    "(the same indices in the same places, plus constants), such as R(i,j)");
       if (!loops)
         fail(a.loc,
              "an epilogue reads inputs of one dimension along a dimension of the output (such "
-             "as b(j)) or of the output's shape at the element written (such as R(i,j)); " +
+             "as b(j)) or of the output's shape at the element written (such as R(i,j), or "
+             "R(i + 1,j) in a larger R); " +
                  a.text + " is neither",
              true);
-      if (t.shape != shape_)
-        fail(a.loc, t.name + " is read at every element of the output, so it needs the output's "
-                             "shape");
+      for (size_t d = 0; d < dims_; ++d)
+        if (t.shape[d] < shape_[d] + offset[d])
+          fail(a.loc, t.name + " is read at every element of the output" +
+                          std::string(shifted ? " plus an offset" : "") + ", so dimension " +
+                          std::to_string(d) + " needs at least " +
+                          std::to_string(shape_[d] + offset[d]) + " elements, not " +
+                          std::to_string(t.shape[d]));
       for (size_t k = 0; k < e.operands.size(); ++k)
-        if (e.operands[k].tensor == a.tensor) return Op{Kind::Operand, static_cast<int64_t>(k), {}};
+        if (e.operands[k].tensor == a.tensor) {
+          if (e.operands[k].offset != (shifted ? offset : std::vector<int64_t>{}))
+            fail(a.loc, t.name + " is read at two different places");
+          return Op{Kind::Operand, static_cast<int64_t>(k), {}};
+        }
       EpilogueOperand op;
       op.tensor = a.tensor;
       op.name = t.name;
@@ -294,6 +309,7 @@ private:
       op.shape = t.shape;
       op.extent = t.elements();
       op.bits = tc::bitWidth(t.type);
+      if (shifted) op.offset = offset;
       e.operands.push_back(op);
       return Op{Kind::Operand, static_cast<int64_t>(e.operands.size() - 1), {}};
     }
@@ -394,9 +410,19 @@ uint32_t indexDims(const Epilogue& e) {
   return dims;
 }
 
+uint32_t splitDims(const Epilogue& e) {
+  uint32_t dims = 0;
+  for (const EpilogueOperand& op : e.operands)
+    if (op.full())
+      for (size_t d = 0; d < op.shape.size(); ++d)
+        if (op.shape[d] != e.outputShape[d]) dims |= uint32_t(1) << d;
+  return dims;
+}
+
 MemorySystem withEpilogue(MemorySystem memory, const Epilogue& e) {
   memory.outputBytes = e.outputBits / 8;
   memory.outputIndexDims = indexDims(e);
+  memory.outputSplitDims = splitDims(e);
   memory.outputsFinal = true;
   memory.prologueCycles = memory.prologueBytes = memory.prologueBufferBytes = 0;
   const int64_t bus = std::max<int64_t>(1, memory.bytesPerCycle);

@@ -12,7 +12,8 @@ struct Dim {
   int64_t accessed = 1;    // the index range of the whole loop space
   std::vector<int> movers; // loops with several tiles that move it
   int64_t stride = 1;      // elements per index in memory
-  bool whole() const { return tile == size && movers.empty(); }
+  bool split = false;      // never whole (splitDims)
+  bool whole() const { return tile == size && movers.empty() && !split; }
 };
 
 int64_t tilesOf(int64_t extent, int64_t size) {
@@ -23,7 +24,7 @@ int64_t tilesOf(int64_t extent, int64_t size) {
 
 std::optional<TileBox> tileBox(const dataflow::AccessView& a, const std::vector<int64_t>& extent,
                                const std::vector<int64_t>& size, uint32_t indexDims,
-                               std::string& why) {
+                               std::string& why, uint32_t splitDims) {
   const size_t n = a.shape.size();
   if (n == 0) {
     why = a.name + " is a scalar; the DMA moves tiles of tensors";
@@ -33,6 +34,7 @@ std::optional<TileBox> tileBox(const dataflow::AccessView& a, const std::vector<
   for (size_t d = n; d-- > 0;) {
     Dim& x = dims[d];
     x.size = a.shape[d];
+    x.split = (splitDims >> d & 1u) != 0;
     x.stride = d + 1 < n ? dims[d + 1].stride * dims[d + 1].size : 1;
     if (a.constant[d] != 0) {
       why = "dimension " + std::to_string(d) + " of " + a.name +
@@ -165,10 +167,12 @@ bool boxesMayFail(const dataflow::StatementView& v) {
 }
 
 bool boxesFit(const dataflow::StatementView& v, const std::vector<int64_t>& size,
-              uint32_t outputIndexDims) {
+              uint32_t outputIndexDims, uint32_t outputSplitDims) {
   std::string why;
   for (size_t a = 0; a < v.accesses.size(); ++a)
-    if (!tileBox(v.accesses[a], v.extent, size, a == 0 ? outputIndexDims : 0, why)) return false;
+    if (!tileBox(v.accesses[a], v.extent, size, a == 0 ? outputIndexDims : 0, why,
+                 a == 0 ? outputSplitDims : 0))
+      return false;
   return true;
 }
 

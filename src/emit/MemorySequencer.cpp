@@ -101,7 +101,10 @@ std::string sequencerInstance(const arch::MemoryPlan& m, const MemoryTopOptions&
      << "  wire " << range(static_cast<int64_t>(nt) * 32) << " st_row0, st_col0;\n"
      << "  assign seq_base = {";
   for (size_t t = nt; t-- > 0;)
-    os << part("base_addr", t, 64, aw) << (t ? ", " : "};\n");
+    os << (c.tensors[t].offset ? "(" + part("base_addr", t, 64, aw) + " + " + std::to_string(aw) +
+                                     "'d" + std::to_string(c.tensors[t].offset) + ")"
+                               : part("base_addr", t, 64, aw))
+       << (t ? ", " : "};\n");
   os << "  rubick_buf_seq #(.NL(" << nl << "), .NT(" << nt << "), .ADDR_W(" << aw << "), .DIM_W("
      << dimW << "), .EXT(" << fields32(ext) << "),\n"
      << "    .OUT(" << bits(out) << "), .DEP(" << bits(dep) << "), .RED(" << bits(red) << "),\n"

@@ -519,7 +519,7 @@ std::string topModule(const MemoryPlan& m, const MemoryTopOptions& o, bool stage
     const arch::DmaMap& od = op.dma;
     const std::string geometry = full ? engineGeometry(aw, dw, w, ol, od.rowLanes, od.rows, od.cols)
                                       : engineGeometry(aw, dw, w, ol, false, 1, n);
-    const int64_t pitch = (full ? m.tensors.front().box.pitch : n) * (w / 8);
+    const int64_t pitch = (full ? op.box.pitch : n) * (w / 8);
     os << "\n  // " << op.operand.name << ": epilogue operand, "
        << (full ? "a tile at a time, loaded while the core computes it into banks laid out as "
                   "the output's.\n"

@@ -129,6 +129,29 @@ TEST(Epilogue, AResidualIsAFullOperand) {
   EXPECT_EQ(e.operands[1].extent, 15);
 }
 
+TEST(Epilogue, AShortcutAtAnOffsetIsAFullOperand) {
+  // The centre of a larger X (a convolution shrank the image by 2): offsets 0 0 1 1, and the
+  // output's tiles never take h or w as whole (X's rows there are longer).
+  const char* text = R"(
+def blk(int8(N,C,H,W) X, int8(F,C,R,S) Wt) -> (Y) {
+  A(n,f,h,w) +=! X(n,c,h + r,w + s) * Wt(f,c,r,s)
+  Y(n,f,h,w) = max(A(n,f,h,w) + X(n,f,h + 1,w + 1), 0)
+})";
+  const dse::Epilogue e = dse::recogniseEpilogue(
+      withSizes(text, {{"N", 1}, {"C", 2}, {"H", 5}, {"W", 6}, {"F", 2}, {"R", 3}, {"S", 3}}));
+  ASSERT_EQ(e.operands.size(), 1u);
+  EXPECT_TRUE(e.operands[0].full());
+  EXPECT_EQ(e.operands[0].offset, (std::vector<int64_t>{0, 0, 1, 1}));
+  EXPECT_EQ(e.operands[0].shape, (std::vector<int64_t>{1, 2, 5, 6}));
+  EXPECT_EQ(e.outputShape, (std::vector<int64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(dse::splitDims(e), (1u << 2) | (1u << 3));
+  EXPECT_EQ(dse::indexDims(e), 0u);
+  // A residual of the output's shape splits nothing.
+  EXPECT_EQ(
+      dse::splitDims(dse::recogniseEpilogue(withSizes(kResidual, {{"M", 3}, {"N", 5}, {"K", 2}}))),
+      0u);
+}
+
 TEST(Epilogue, ItsExpressionIsTheReferenceModelsStatements) {
   checkAgainstReference(withSizes(kResidual, {{"M", 7}, {"N", 9}, {"K", 33}}), 20);
   checkAgainstReference(withSizes(kLayer, {{"M", 7}, {"N", 9}, {"K", 33}}), 20);

@@ -148,6 +148,25 @@ TEST(TileBox, AnEpilogueOperandsDimensionStaysTheRows) {
   EXPECT_FALSE(tileBox(o, kConvExtent, kConvExtent, 1u << 2, why));
 }
 
+TEST(TileBox, SplitDimensionsAreNeverWhole) {
+  // O's tile f:4 h:2 (w whole) has columns h, w; with h and w split (a shortcut read from a
+  // larger tensor moves with the same boxes) the columns can only be w and the rows f, h are
+  // not evenly spaced: no box. With f cut to 1 the rows are h alone (2, 8 apart) either way,
+  // and each tile of f moves the box by 64 elements.
+  const dataflow::AccessView o = convOutput();
+  const uint32_t split = (1u << 2) | (1u << 3);
+  std::string why;
+  EXPECT_TRUE(tileBox(o, kConvExtent, {1, 4, 2, 8, 8, 3, 3}, 0, why));
+  EXPECT_FALSE(tileBox(o, kConvExtent, {1, 4, 2, 8, 8, 3, 3}, 0, why, split));
+  const auto b = tileBox(o, kConvExtent, {1, 1, 2, 8, 8, 3, 3}, 0, why, split);
+  ASSERT_TRUE(b) << why;
+  EXPECT_EQ(b->rows, 2);
+  EXPECT_EQ(b->cols, 8);
+  EXPECT_EQ(b->pitch, 8);
+  EXPECT_EQ(b->rowLoop, 2);
+  EXPECT_EQ(b->loopStep[1], 64);
+}
+
 TEST(TileBox, LoopsOfOneElementDimensionsOnlyMoveTheAddress) {
   // X(b, i, k) 3 x 4 x 5 (loops b, i, k), tile b:1: rows i (4), columns k (5), and each tile of
   // b moves the box by one 4 x 5 matrix, 20 elements.

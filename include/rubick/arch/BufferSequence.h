@@ -28,6 +28,9 @@ struct SequencedTensor {
   // the base, with min(rows, trows - r * rowStep()) x min(cols, tcols - c * colStep()) valid
   // elements.
   int64_t rstep = 0, cstep = 0, pitch = 0;
+  // Bytes from the tensor's base register to its first tile (an operand read at an offset of
+  // the output's index); the sequencer's base input for it is the register plus this.
+  uint64_t offset = 0;
   std::vector<uint64_t> astep;
   int64_t rowStep() const { return rstep != 0 ? rstep : rows; }
   int64_t colStep() const { return cstep != 0 ? cstep : cols; }

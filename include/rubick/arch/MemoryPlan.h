@@ -48,6 +48,10 @@ struct OperandTransfer {
   int64_t lanes = 1; // elements per write group of its load
   DmaMap dma;        // a full operand's: the output's groups, a bank per lane
   int64_t banks = 0, depth = 0, addressBits = 0;
+  // A full operand's tiles: boxes of the output's rows and columns in its own layout, starting
+  // `offsetBytes` after its base (the offset of its index).
+  dse::TileBox box;
+  int64_t offsetBytes = 0;
 };
 
 /// A tensor as it lies in external memory and moves over the bus: the statement's (write
@@ -95,8 +99,8 @@ std::vector<MovedTensor> movedTensors(const MemoryPlan& m);
 /// Puts epilogue `e` of `prog` on `m`'s output for a bus of `busBytes` bytes. Throws
 /// Unsupported for what the DMA engines cannot move (widths other than 8, 16 and 32 bits) and
 /// for a contraction stored at another width than its type.
-void addEpilogue(MemoryPlan& m, const tc::Program& prog, std::shared_ptr<const dse::Epilogue> e,
-                 int64_t busBytes);
+void addEpilogue(MemoryPlan& m, const tc::Program& prog, const dataflow::StatementView& v,
+                 std::shared_ptr<const dse::Epilogue> e, int64_t busBytes);
 
 /// The core's cycles from start pulse to done pulse on buffer tile `step` (to its next pulse
 /// when its runs chain).
@@ -118,11 +122,13 @@ std::pair<tc::Program, dataflow::StatementView> bufferTileProblem(const tc::Prog
 
 /// Throws Unsupported (with the reason) when some tensor's tile is not a box or its layout has
 /// no DMA map. `outputIndexDims`: the output's dimensions that index an epilogue operand
-/// (dse::indexDims), which its box must keep as rows or columns.
+/// (dse::indexDims), which its box must keep as rows or columns; `outputSplitDims`
+/// (dse::splitDims): dimensions its box never takes as whole.
 MemoryPlan makeMemoryPlan(const tc::Program& prog, const dataflow::StatementView& v,
                           const dataflow::Dataflow& d,
                           const std::vector<ir::OrientedEntry>& entries,
                           const std::vector<int64_t>& elementBits, const dse::BufferTiling& t,
-                          const std::string& name, uint32_t outputIndexDims = 0);
+                          const std::string& name, uint32_t outputIndexDims = 0,
+                          uint32_t outputSplitDims = 0);
 
 } // namespace rubick::arch

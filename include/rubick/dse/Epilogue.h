@@ -16,7 +16,8 @@
 // result and earlier ones at exactly the written index, program inputs of one dimension along
 // one output dimension (a bias or a scale per row or column) or of the output's shape at the
 // written index (a residual), integer constants, and use + - * unary minus, max, min, abs and
-// requant.
+// requant. A full operand may be read at the written index plus constants, R(i + 1, j), in a
+// tensor large enough.
 
 #include "rubick/dse/Memory.h"
 #include "rubick/frontend/Program.h"
@@ -49,6 +50,9 @@ struct EpilogueOperand {
   int64_t extent = 0; // its elements
   int64_t bits = 0;   // element bits (its declared type)
   std::vector<int64_t> shape;
+  // A full operand read at the written index plus constants (a shortcut X(n, c, h + 1, w + 1)
+  // of a convolution that shrank the image): per output dimension, the constant; empty: none.
+  std::vector<int64_t> offset;
   bool full() const { return dim < 0; }
 };
 
@@ -58,6 +62,7 @@ struct Epilogue {
   int output = -1;        // the program output the last statement writes
   std::string outputName; // its name
   int64_t outputBits = 0; // and the width of its type
+  std::vector<int64_t> outputShape;
   std::vector<size_t> statements;
   std::vector<EpilogueOperand> operands;
   EpilogueOp expr;
@@ -76,6 +81,12 @@ Epilogue recogniseEpilogue(const tc::Program& prog,
 /// The output's dimensions that index a vector operand, a bit each (b(j) of Y(i,j): bit 1): a
 /// memory design keeps each of them as its output tile's rows or columns (dse/TileBox.h).
 uint32_t indexDims(const Epilogue& e);
+
+/// The output's dimensions along which a full operand is larger than the output (it is read at
+/// an offset or is a part of a larger tensor), a bit each: the output's tiles never count them
+/// as whole, so that the operand's tiles are boxes of the same rows and columns
+/// (dse/TileBox.h).
+uint32_t splitDims(const Epilogue& e);
 
 /// The epilogue's value for accumulator value `acc` (as the contraction's tensor holds it) and
 /// the operands' elements at the same place.

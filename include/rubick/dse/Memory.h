@@ -77,6 +77,9 @@ struct MemorySystem {
   // The output's dimensions that index its vector operands (dse::indexDims): its tiles keep
   // them as their rows or columns (dse/TileBox.h).
   uint32_t outputIndexDims = 0;
+  // ... and the ones along which a full operand is larger (dse::splitDims): never whole in
+  // the output's tiles.
+  uint32_t outputSplitDims = 0;
   bool enabled() const { return bytesPerCycle > 0; }
   friend bool operator==(const MemorySystem&, const MemorySystem&) = default;
 };

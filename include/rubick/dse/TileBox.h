@@ -46,18 +46,20 @@ struct TileBox {
 
 /// The box of access `a`'s buffer tile for per-loop tile sizes `size` of loops with extents
 /// `extent`, or nullopt with `why` set. `indexDims` (a bit per dimension): dimensions that must
-/// be the box's rowDim or colDim (an epilogue operand's index along the output).
+/// be the box's rowDim or colDim (an epilogue operand's index along the output). `splitDims`:
+/// dimensions never taken as whole (where a tensor moved with the same boxes is larger).
 std::optional<TileBox> tileBox(const dataflow::AccessView& a, const std::vector<int64_t>& extent,
                                const std::vector<int64_t>& size, uint32_t indexDims,
-                               std::string& why);
+                               std::string& why, uint32_t splitDims = 0);
 
 /// Whether some access of `v` may lack a box for some tiling (more than two dimensions, or a
 /// dimension that is not one loop): only then does the search check boxesFit. False when an
 /// index runs backwards or has an offset (no tiling has boxes; the plan says why).
 bool boxesMayFail(const dataflow::StatementView& v);
 
-/// Whether every access of `v` has a box for `size` (`outputIndexDims` for the output, access 0).
+/// Whether every access of `v` has a box for `size` (`outputIndexDims` and `outputSplitDims`
+/// for the output, access 0).
 bool boxesFit(const dataflow::StatementView& v, const std::vector<int64_t>& size,
-              uint32_t outputIndexDims);
+              uint32_t outputIndexDims, uint32_t outputSplitDims = 0);
 
 } // namespace rubick::dse
