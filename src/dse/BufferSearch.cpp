@@ -127,6 +127,8 @@ std::vector<int64_t> searchKey(const dataflow::StatementView& v, const Space& s,
                             int64_t(s.role.size()),
                             int64_t(entries.size()),
                             int64_t(cs.size())};
+  k.push_back(int64_t(memory.lateOperandBytes.size()));
+  k.insert(k.end(), memory.lateOperandBytes.begin(), memory.lateOperandBytes.end());
   for (size_t l = 0; l < s.role.size(); ++l) {
     k.push_back(int64_t(s.role[l]));
     k.push_back(s.factor[l]);

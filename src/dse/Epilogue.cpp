@@ -427,12 +427,13 @@ MemorySystem withEpilogue(MemorySystem memory, const Epilogue& e) {
   memory.prologueCycles = memory.prologueBytes = memory.prologueBufferBytes = 0;
   const int64_t bus = std::max<int64_t>(1, memory.bytesPerCycle);
   memory.outputOperandBytes = 0;
+  memory.lateOperandBytes.clear();
   for (const EpilogueOperand& op : e.operands) {
     if (op.full()) {
-      // Moved a tile at a time beside the output: charged to its transfers and banks (the
-      // model's approximation: the hardware loads it on the read channel the phase before).
+      // Moved a tile at a time beside the output: banks of the output's tile, and a late load
+      // of each tile while the core computes it (the sequencer's LATE).
       memory.outputOperandBytes += op.bits / 8;
-      memory.outputBytes += op.bits / 8;
+      memory.lateOperandBytes.push_back(op.bits / 8);
       continue;
     }
     const int64_t bytes = op.extent * (op.bits / 8), beats = (bytes + bus - 1) / bus;

@@ -170,8 +170,9 @@ TileShape tileShape(const MemoryProblem& p, size_t a, const std::vector<int64_t>
 
 // Rows of `rowBytes` touched by the tile's runs, each group of runs starting on a row boundary:
 // runs a row or more apart open their own rows; closer ones share the rows of their span.
-int64_t rowsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
-  const int64_t r = p.memory.rowBytes, eb = p.banks[a].movedBytes();
+int64_t rowsOf(const MemoryProblem& p, size_t a, const TileShape& s, int64_t elementBytes = 0) {
+  const int64_t r = p.memory.rowBytes,
+                eb = elementBytes > 0 ? elementBytes : p.banks[a].movedBytes();
   if (r <= 0) return 1;
   const int64_t runBytes = s.run * eb;
   if (s.runs == 1) return detail::ceilDiv(runBytes, r);
@@ -180,8 +181,9 @@ int64_t rowsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
   return s.runs / s.inner * detail::ceilDiv(span, r);
 }
 
-int64_t beatsOf(const MemoryProblem& p, size_t a, const TileShape& s) {
-  const int64_t bytes = s.run * p.banks[a].movedBytes(), w = p.memory.bytesPerCycle;
+int64_t beatsOf(const MemoryProblem& p, size_t a, const TileShape& s, int64_t elementBytes = 0) {
+  const int64_t bytes = s.run * (elementBytes > 0 ? elementBytes : p.banks[a].movedBytes()),
+                w = p.memory.bytesPerCycle;
   return s.runs * ((bytes + w - 1) / w);
 }
 
@@ -191,21 +193,27 @@ int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& 
   return beatsOf(p, a, tileShape(p, a, loopSize));
 }
 
+int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize,
+                  int64_t elementBytes) {
+  return beatsOf(p, a, tileShape(p, a, loopSize), elementBytes);
+}
+
 int64_t tileRows(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize) {
   return rowsOf(p, a, tileShape(p, a, loopSize));
 }
 
 int64_t tileTransferCycles(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize,
-                           bool load) {
+                           bool load, int64_t elementBytes) {
   const TileShape s = tileShape(p, a, loopSize);
-  const int64_t rowCycles = p.memory.rowCycles > 0 ? (rowsOf(p, a, s) - 1) * p.memory.rowCycles : 0;
+  const int64_t rowCycles =
+      p.memory.rowCycles > 0 ? (rowsOf(p, a, s, elementBytes) - 1) * p.memory.rowCycles : 0;
   const BankUse& b = p.banks[a];
   int64_t groups = 0;
   if (b.lanes > 0)
     groups = b.rowLanes ? detail::ceilDiv(s.rows, b.lanes) * s.cols
                         : s.rows * detail::ceilDiv(s.cols, b.lanes);
   return p.memory.latency + (load ? kLoadOverhead : kStoreOverhead) +
-         std::max(beatsOf(p, a, s), groups) + rowCycles;
+         std::max(beatsOf(p, a, s, elementBytes), groups) + rowCycles;
 }
 
 int64_t bankBytes(const MemoryProblem& p, const BufferTiling& t) {

@@ -153,13 +153,14 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
     // Which loops are at their last size in this tile, the next and the previous one (levels
     // inside the stepping level restart at index 0 in the next tile, and were at their last
     // index in the previous one).
-    uint64_t next = 0, prev = 0;
+    uint64_t next = 0, prev = 0, cur = 0;
     for (size_t i = 0; i < levels; ++i) {
       const int b = bit_[size_t(order[i])];
       if (b < 0) continue; // one tile: its full size is its last
       const Class& c = classes[i][pick[i]];
       const uint64_t m = uint64_t(1) << b;
       const bool atLast = c.last;
+      if (atLast) cur |= m;
       if (int(i) < jOut ? atLast : int(i) == jOut && c.penult) next |= m;
       if (int(i) < jIn ? atLast : int(i) > jIn) prev |= m;
     }
@@ -190,6 +191,15 @@ OrderProfile ClosedForm::profile(const std::vector<int>& order) {
       pr.readBeats[a] += count * b;
       pr.busBeats += count * b;
     }
+    // An epilogue's full operands: loaded for this tile, after the other loads, when the
+    // output's tile (access 0) starts here.
+    if (!p_->memory.lateOperandBytes.empty() && (jIn < 0 || deepest_[0] >= jIn))
+      for (int64_t eb : p_->memory.lateOperandBytes) {
+        const int64_t b = tileBeats(*p_, 0, sizeAt(cur), eb);
+        load += tileTransferCycles(*p_, 0, sizeAt(cur), true, eb);
+        pr.readBeats[0] += count * b;
+        pr.busBeats += count * b;
+      }
     if (jIn < 0) pr.load0 = load;
     terms_.push_back({count, load, store});
     size_t i = 0;

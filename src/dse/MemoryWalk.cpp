@@ -45,10 +45,16 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
   const size_t n = tiles.size();
   // Per tile s: which accesses are loaded for it, and stored after it.
   std::vector<std::vector<char>> load(n, std::vector<char>(accesses, 0)), store = load;
+  std::vector<char> late(n, 0); // an epilogue's full operands load for tile s in its phase
   for (size_t s = 0; s < n; ++s) {
     const std::vector<int64_t> size = sizes(tiles[s]);
     for (size_t a = 0; a < accesses; ++a) {
       const bool changed = s == 0 || key(a, tiles[s]) != key(a, tiles[s - 1]);
+      if (v.accesses[a].write && changed && !p.memory.lateOperandBytes.empty()) {
+        late[s] = 1;
+        for (int64_t eb : p.memory.lateOperandBytes)
+          m.tensors[a].readBytes += tileBeats(p, a, size, eb) * beatBytes;
+      }
       const bool leaves = s + 1 == n || key(a, tiles[s]) != key(a, tiles[s + 1]);
       const int64_t b = tileBeats(p, a, size);
       if (!v.accesses[a].write) {
@@ -85,6 +91,10 @@ MemoryMetrics walkMemory(const MemoryProblem& p, const BufferTiling& t) {
         if (load[k][a])
           loads = std::max(loads, storeEnd[a]) + tileTransferCycles(p, a, sizes(tiles[k]), true);
     const bool compute = k >= 1 && k <= n;
+    // After them, the full operands of the tile this phase computes (the output is access 0).
+    if (compute && late[k - 1])
+      for (int64_t eb : p.memory.lateOperandBytes)
+        loads += tileTransferCycles(p, 0, sizes(tiles[k - 1]), true, eb);
     cycles += std::max({compute ? core : 0, loads, stores});
     // Chained runs: the phases after the first tile's wait for the previous run's drain.
     chainCycles += k <= 1 ? std::max({compute ? cc : 0, loads, stores})

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace rubick::arch {
 namespace {
 
@@ -112,9 +114,9 @@ TEST(MemoryPlan, ConvolutionTilesCoverTheirWindow) {
   t.size[v.loopIndex("s")] = 1;
   auto [tileProg, tileView] = bufferTileProblem(conv, v, t);
   for (const dataflow::AccessView& a : tileView.accesses) {
-    if (a.name == "I") EXPECT_EQ(a.shape, (IntVec{1, 2, 3, 2}));
-    if (a.name == "O") EXPECT_EQ(a.shape, (IntVec{1, 2, 2, 2}));
-    if (a.name == "Wt") EXPECT_EQ(a.shape, (IntVec{2, 2, 2, 1}));
+    const std::map<std::string, IntVec> want = {
+        {"I", {1, 2, 3, 2}}, {"O", {1, 2, 2, 2}}, {"Wt", {2, 2, 2, 1}}};
+    EXPECT_EQ(a.shape, want.at(a.name)) << a.name;
   }
 }
 

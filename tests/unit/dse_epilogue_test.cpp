@@ -230,13 +230,15 @@ TEST(Epilogue, TheMemoryModelAddsTheOperandsOnceAndTheOutputAtItsWidth) {
   EXPECT_EQ(m.prologueBytes, 80);
   EXPECT_EQ(m.prologueBufferBytes, 80);
   EXPECT_EQ(m.outputOperandBytes, 0);
-  // A residual moves with the output: one more byte per element, nothing before the first tile
-  // but the int16 vector g (20 bytes: 3 beats).
+  // A residual moves with the output's tiles: a late load of one byte per element (the output
+  // stays at its own byte), its banks beside the output's; nothing before the first tile but
+  // the int16 vector g (20 bytes: 3 beats).
   const dse::Epilogue r =
       dse::recogniseEpilogue(withSizes(kResidual, {{"M", 12}, {"N", 10}, {"K", 14}}));
   const dse::MemorySystem mr = dse::withEpilogue(mem, r);
-  EXPECT_EQ(mr.outputBytes, 2);
+  EXPECT_EQ(mr.outputBytes, 1);
   EXPECT_EQ(mr.outputOperandBytes, 1);
+  EXPECT_EQ(mr.lateOperandBytes, (std::vector<int64_t>{1}));
   EXPECT_EQ(mr.prologueCycles, 20 + dse::kLoadOverhead + 3);
   EXPECT_EQ(mr.prologueBufferBytes, 20);
 }

@@ -33,7 +33,8 @@ using test::expectSameMetrics;
 
 TEST(Memory, ClosedFormEqualsWalk) {
   // Sizes that are not multiples of the array, so last tiles are short; `C += A B` too (the
-  // output's start values loaded on every first visit).
+  // output's start values loaded on every first visit); late operand loads in two trials of
+  // three.
   for (bool accumulates : {false, true}) {
     dataflow::StatementView v = dataflow::test::gemm(13, 10, 11);
     v.accumulates = accumulates;
@@ -42,6 +43,11 @@ TEST(Memory, ClosedFormEqualsWalk) {
     for (const DesignPoint& d : someDesigns(v, 97)) {
       for (int trial = 0; trial < 12; ++trial) {
         MemorySystem mem{int64_t(1) << (rng() % 5), int64_t(rng() % 30), 64};
+        // Now and then an epilogue's full operands (one of a byte; two of 4 and 2 bytes), loaded
+        // late with each of the output's tiles.
+        if (trial % 3)
+          mem.lateOperandBytes =
+              trial % 3 == 1 ? std::vector<int64_t>{1} : std::vector<int64_t>{4, 2};
         // Chunk one time loop now and then, so array tiles cover part of the reduction.
         dataflow::Dataflow df = d.dataflow;
         for (size_t c = 0; c < df.k(); ++c)

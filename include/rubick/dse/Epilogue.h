@@ -52,7 +52,7 @@ struct EpilogueOperand {
   std::vector<int64_t> shape;
   // A full operand read at the written index plus constants (a shortcut X(n, c, h + 1, w + 1)
   // of a convolution that shrank the image): per output dimension, the constant; empty: none.
-  std::vector<int64_t> offset;
+  std::vector<int64_t> offset = {};
   bool full() const { return dim < 0; }
 };
 

@@ -17,6 +17,8 @@
 //            back, each after its own store
 //   S(s)   = the stores after tile s, one after the other on the write channel: the outputs
 //            whose tile changes after s (all of them after the last)
+//   (the phase computing tile s also loads, after L(s+1), an epilogue's full operands' tile s
+//   when the output's tile starts at s: the sequencer's late tensors)
 //   X(a)   = latency + engine overhead + max(beats, write groups)   (one transfer of a tile)
 //
 // A tensor tile moves as runs of consecutive bytes in the row-major layout, each run a whole
@@ -71,9 +73,11 @@ struct MemorySystem {
   // for every design (dse::epiloguePrologue).
   int64_t prologueCycles = 0, prologueBytes = 0;
   int64_t prologueBufferBytes = 0; // the operands' registers: on chip, in the buffer budget
-  // Full operands (a residual) move with the output's tiles: their bytes per element, counted
-  // in the output's banks and in its transfers (outputBytes includes them).
+  // Full operands (a residual) move with the output's tiles: their bytes per element in all,
+  // counted in the output's banks, and each one's, loaded late (while the core computes the
+  // tile, after the phase's other loads, on the read channel) at every output tile's first step.
   int64_t outputOperandBytes = 0;
+  std::vector<int64_t> lateOperandBytes = {};
   // The output's dimensions that index its vector operands (dse::indexDims): its tiles keep
   // them as their rows or columns (dse/TileBox.h).
   uint32_t outputIndexDims = 0;
@@ -167,9 +171,14 @@ int64_t tileRows(const MemoryProblem& p, size_t a, const std::vector<int64_t>& l
 
 /// X(a) above: the cycles one transfer of that tile holds its channel (a load for inputs, a
 /// store for outputs; `load` forces a load, as for partial sums coming back), with
-/// (tileRows - 1) x `memory.rowCycles` for the rows it opens after its first.
+/// (tileRows - 1) x `memory.rowCycles` for the rows it opens after its first. `elementBytes`
+/// (0: the access's own) moves another tensor of its tiles, such as a full epilogue operand.
 int64_t tileTransferCycles(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize,
-                           bool load);
+                           bool load, int64_t elementBytes = 0);
+
+/// Bus beats of that tile at `elementBytes` per element (0: the access's own).
+int64_t tileBeats(const MemoryProblem& p, size_t a, const std::vector<int64_t>& loopSize,
+                  int64_t elementBytes);
 
 /// The engine overhead of X(a) beyond latency and the larger of beats and groups: a load's
 /// request, its read pipeline and the scatter; a store's gather, pack and write response
