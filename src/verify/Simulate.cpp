@@ -4,6 +4,7 @@
 
 #include "rubick/emit/Templates.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Hash.h"
 #include "rubick/support/Interrupt.h"
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/support/Process.h"
@@ -148,6 +149,13 @@ std::string axiPortsHeader(const std::vector<emit::File>& files) {
          list + "\n";
 }
 
+// Verilator's C++ and objects are only inputs of the link: the program alone is kept, about a
+// fifth of the folder, so that a sweep of thousands of designs fits on a small disk.
+void pruneBuild(const fs::path& objDir) {
+  for (const fs::directory_entry& e : fs::directory_iterator(objDir))
+    if (e.path().filename() != "sim") fs::remove_all(e.path());
+}
+
 void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
   const char* dutTemplate = d.harness == Harness::Memory ? "rubick_mem_dut"
                             : d.harness == Harness::Pim  ? "rubick_pim_dut"
@@ -184,6 +192,9 @@ void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned build
     for (const std::string& a : modeMakeVariables(mode))
       key += " " + a;
     key += "\n";
+    // The key file holds a digest with the key's length, not the key (the design's sources,
+    // hundreds of KiB a design across a sweep); a stale build only costs a rebuild.
+    key = fnv1aHex(key) + " " + std::to_string(key.size()) + "\n";
     const bool unchanged = fs::exists(keyFile) && readFile(keyFile) == key && fs::exists(exe);
     if (reused) *reused = unchanged;
     if (unchanged) return exe;
@@ -210,6 +221,7 @@ void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned build
     for (const std::string& var : modeMakeVariables(mode))
       make.push_back(var);
     run(make);
+    pruneBuild(d.dir / mdir);
     if (seconds)
       *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     writeFile(keyFile, key);
