@@ -187,31 +187,28 @@ std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const E
     if (r.points.empty())
       throw Error(command, "no design satisfies the constraints; " + r.mostRestrictive());
     const size_t allowed = r.points.size();
-    std::string first; // the best match's build problem
-    size_t tried = 0;
+    // The matches in rank order (ranked by the objective: the first is the best); without
+    // --all only as many as the build check may look at.
+    std::vector<size_t> ranks;
     for (size_t rank = 0; rank < r.points.size(); ++rank) {
-      DesignPoint& d = r.points[rank]; // ranked by the objective: the first match is the best
-      if (!choices.empty() && !matches(v, d, choices)) continue;
-      if (!s.all && check && tried < kBuildTries) {
-        ++tried;
-        if (std::string why = check(d); !why.empty()) {
-          if (first.empty()) first = why;
-          if (passed)
-            passed->push_back("rank " + std::to_string(rank + 1) + " (" + d.id +
-                              ") cannot be built: " + why);
-          continue;
-        }
-      } else if (!s.all && check) {
-        break;
-      }
-      chosen.push_back(std::move(d));
-      if (!s.all) break;
+      if (!choices.empty() && !matches(v, r.points[rank], choices)) continue;
+      ranks.push_back(rank);
+      if (!s.all && (!check || ranks.size() == kBuildTries)) break;
     }
-    if (chosen.empty() && !first.empty())
-      throw Unsupported(command,
-                        first + (tried > 1 ? " (as have the next " + std::to_string(tried - 1) +
-                                                 " designs in rank order)"
-                                           : ""));
+    if (s.all || !check) {
+      for (size_t rank : ranks)
+        chosen.push_back(std::move(r.points[rank]));
+    } else if (!ranks.empty()) {
+      BuildChoice c = firstBuildable(r.points, ranks, check);
+      if (passed) passed->insert(passed->end(), c.passed.begin(), c.passed.end());
+      if (!c.rank) {
+        throw Unsupported(command, c.first + (c.checked > 1 ? " (as have the next " +
+                                                                  std::to_string(c.checked - 1) +
+                                                                  " designs in rank order)"
+                                                            : ""));
+      }
+      chosen.push_back(std::move(r.points[*c.rank]));
+    }
     if (chosen.empty())
       throw Error(!s.entries.empty() ? "--entries" : "--layout",
                   "no design has the requested entries and layouts among the " +
@@ -229,6 +226,25 @@ std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const E
   if (s.limit && chosen.size() > static_cast<size_t>(*s.limit))
     chosen.resize(static_cast<size_t>(*s.limit));
   return chosen;
+}
+
+BuildChoice firstBuildable(const std::vector<DesignPoint>& points, const std::vector<size_t>& ranks,
+                           const BuildCheck& check) {
+  BuildChoice c;
+  for (size_t rank : ranks) {
+    if (c.checked == kBuildTries) break;
+    ++c.checked;
+    const DesignPoint& d = points.at(rank);
+    const std::string why = check(d);
+    if (why.empty()) {
+      c.rank = rank;
+      break;
+    }
+    if (c.first.empty()) c.first = why;
+    c.passed.push_back("rank " + std::to_string(rank + 1) + " (" + d.id +
+                       ") cannot be built: " + why);
+  }
+  return c;
 }
 
 std::vector<DesignPoint> sampleCover(const std::vector<DesignPoint>& points, const std::string& how,

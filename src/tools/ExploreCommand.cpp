@@ -11,7 +11,7 @@
 #include "SearchOptions.h"
 
 #include "rubick/arch/Buildable.h"
-#include "rubick/arch/MemoryPlan.h"
+#include "rubick/arch/SelectBuildable.h"
 #include "rubick/attn/AttentionForm.h"
 #include "rubick/dse/Chain.h"
 #include "rubick/dse/Report.h"
@@ -64,23 +64,6 @@ std::string compareLine(const tc::Program& prog, const dataflow::StatementView& 
          " cycles at " + std::to_string(other.clockMhz) + " MHz (" +
          dse::pimTimeText(d.cycles, other) + "), roofline " + percentText(d.roofline) + ", util " +
          percentText(d.utilization) + "\n";
-}
-
-// explore costs designs without planning their DMA; emit and verify take the best design that
-// can be built (dse::selectDesigns): say which, when it is not rank 1.
-std::string buildableNote(const tc::Program& prog, const dataflow::StatementView& v,
-                          const dse::ExploreOptions& eo, const std::vector<dse::DesignPoint>& ps) {
-  std::string first;
-  for (size_t k = 0; k < ps.size() && k < dse::kBuildTries; ++k) {
-    const std::string why = arch::designMemoryProblem(prog, v, ps[k], eo);
-    if (why.empty())
-      return k == 0 ? ""
-                    : "note: emit and verify take rank " + std::to_string(k + 1) + " (" + ps[k].id +
-                          "), the best design that can be built; rank 1: " + first + "\n";
-    if (first.empty()) first = why;
-  }
-  return "note: none of the first " + std::to_string(std::min(ps.size(), dse::kBuildTries)) +
-         " designs can be built; rank 1: " + first + "\n";
 }
 
 int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
@@ -265,7 +248,7 @@ int runExplore(const ExploreCli& o) {
     std::cout << "note: not buildable yet, so emit and verify refuse these designs: " << problem
               << "\n";
   std::cout << "\n" << dse::formatTable(v, r, o.top);
-  if (problem.empty() && c.memory.enabled()) std::cout << buildableNote(prog, v, eo, r.points);
+  if (problem.empty()) std::cout << arch::buildableNote(prog, v, eo, r.points);
   std::cout.flush();
   if (!o.quiet) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

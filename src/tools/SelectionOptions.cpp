@@ -1,7 +1,6 @@
 #include "SelectionOptions.h"
 
-#include "rubick/arch/MemoryPlan.h"
-#include "rubick/support/Unsupported.h"
+#include "rubick/arch/SelectBuildable.h"
 
 #include <iostream>
 
@@ -40,21 +39,16 @@ std::vector<dse::DesignPoint> selectBuildable(const tc::Program& prog,
                                               const dataflow::StatementView& v,
                                               const dse::ExploreOptions& o, const dse::Selection& s,
                                               const std::string& command, size_t* selected) {
-  // What no design of the statement can have is said once, before any design is tried.
-  if (o.constraints.memory.enabled())
-    if (std::string why = arch::memoryBuildProblem(v, o.constraints.elementBits); !why.empty())
-      throw Unsupported(command, why);
-  std::vector<std::string> passed;
-  std::vector<dse::DesignPoint> chosen = dse::selectDesigns(
-      v, o, s, command, selected,
-      [&](const dse::DesignPoint& d) { return arch::designMemoryProblem(prog, v, d, o); }, &passed);
-  if (!passed.empty())
-    std::cerr << "rubick " << command << ": note: " << passed.front()
-              << (passed.size() > 1 ? "; " + std::to_string(passed.size() - 1) + " more passed over"
-                                    : std::string())
+  arch::BuildableSelection r = arch::selectBuildable(prog, v, o, s, command);
+  if (selected) *selected = r.selected;
+  if (!r.passed.empty())
+    std::cerr << "rubick " << command << ": note: " << r.passed.front()
+              << (r.passed.size() > 1
+                      ? "; " + std::to_string(r.passed.size() - 1) + " more passed over"
+                      : std::string())
               << (s.all ? "; the cover takes designs that can be built\n"
                         : "; taking the best design that can be built\n");
-  return chosen;
+  return std::move(r.designs);
 }
 
 } // namespace rubick::cli

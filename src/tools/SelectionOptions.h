@@ -23,9 +23,8 @@ void addSelectionOptions(CLI::App& cmd, SearchOptions& search, dse::Selection& s
 void finishSelection(const SelectionOptions& o, const SearchOptions& search,
                      dse::Selection& selection);
 
-/// dse::selectDesigns with the memory plan as its build check (arch::designMemoryProblem): the
-/// best design is the best that can be built; the ones passed over are noted on stderr (the
-/// first with its reason, and how many).
+/// arch::selectBuildable, the ones passed over noted on stderr (the first with its reason, and
+/// how many).
 std::vector<dse::DesignPoint> selectBuildable(const tc::Program& prog,
                                               const dataflow::StatementView& v,
                                               const dse::ExploreOptions& o, const dse::Selection& s,

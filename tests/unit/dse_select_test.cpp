@@ -272,5 +272,42 @@ TEST(Select, FiltersWindowsAndCover) {
   EXPECT_EQ(covered, roles);
 }
 
+// The best design that can be built: the first in rank order that passes the check, the ones
+// before it named with their reasons, and at most kBuildTries checked.
+TEST(Select, TakesTheFirstDesignThatPassesTheBuildCheck) {
+  dataflow::StatementView v = dataflow::test::gemm(4, 4, 4);
+  ExploreOptions o = gemmOptions();
+  ExploreResult r = explore(v, o);
+  ASSERT_GT(r.points.size(), 3u);
+  const std::string third = r.points[2].id;
+  BuildCheck onlyThird = [&](const DesignPoint& d) {
+    return d.id == third ? std::string() : "not the third";
+  };
+  std::vector<std::string> passed;
+  std::vector<DesignPoint> best =
+      selectDesigns(v, o, Selection{}, "emit", nullptr, onlyThird, &passed);
+  ASSERT_EQ(best.size(), 1u);
+  EXPECT_EQ(best[0].id, third);
+  ASSERT_EQ(passed.size(), 2u);
+  EXPECT_EQ(passed[1], "rank 2 (" + r.points[1].id + ") cannot be built: not the third");
+  // Ranks may skip (filtered by --entries): the reported rank is the design's own.
+  BuildChoice c = firstBuildable(r.points, {1, 2, 3}, onlyThird);
+  ASSERT_TRUE(c.rank.has_value());
+  EXPECT_EQ(*c.rank, 2u);
+  EXPECT_EQ(c.checked, 2u);
+  EXPECT_EQ(c.first, "not the third");
+  // None passes: the first problem is the error, with how many more were checked.
+  BuildCheck none = [](const DesignPoint&) { return std::string("no map"); };
+  const std::string e = errorOf([&] { selectDesigns(v, o, Selection{}, "emit", nullptr, none); });
+  const size_t tried = std::min(r.points.size(), kBuildTries);
+  EXPECT_NE(e.find("no map (as have the next " + std::to_string(tried - 1) + " designs"),
+            std::string::npos)
+      << e;
+  std::vector<size_t> all(r.points.size());
+  for (size_t k = 0; k < all.size(); ++k)
+    all[k] = k;
+  EXPECT_EQ(firstBuildable(r.points, all, none).checked, tried);
+}
+
 } // namespace
 } // namespace rubick::dse

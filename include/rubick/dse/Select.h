@@ -97,6 +97,18 @@ std::vector<DesignPoint> selectDesigns(const dataflow::StatementView& v, const E
 
 inline constexpr size_t kBuildTries = 64;
 
+/// The first design of `ranks` (indices into `points`, in order; at most kBuildTries are
+/// checked) that passes `check`. `passed` describes each one passed over ("rank N (ID) cannot be
+/// built: why", N counting from 1 in `points`); `checked` is how many were checked.
+struct BuildChoice {
+  std::optional<size_t> rank; // into `points`; none: no checked design passes
+  std::vector<std::string> passed;
+  std::string first; // the first one's problem alone
+  size_t checked = 0;
+};
+BuildChoice firstBuildable(const std::vector<DesignPoint>& points, const std::vector<size_t>& ranks,
+                           const BuildCheck& check);
+
 /// The first design (in the given order) for each entry in each role ("roles"), or for each
 /// combination of entries ("combinations"); with `check`, the first that passes it (the ones
 /// passed over described in `passed`, as selectDesigns does).
