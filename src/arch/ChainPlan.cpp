@@ -1,5 +1,8 @@
 #include "rubick/arch/ChainPlan.h"
 
+#include "rubick/arch/DramTiming.h"
+#include <optional>
+
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
@@ -80,8 +83,8 @@ std::vector<uint64_t> stageBases(const ChainPlan& c, size_t k, const std::vector
   return b;
 }
 
-ChainTiming chainTiming(const ChainPlan& c, const AxiOptions& o,
-                        const std::vector<uint64_t>& given) {
+ChainTiming chainTiming(const ChainPlan& c, const AxiOptions& o, const std::vector<uint64_t>& given,
+                        const Dram* dram) {
   ChainTiming t;
   t.bases = given;
   if (t.bases.empty()) {
@@ -97,10 +100,16 @@ ChainTiming chainTiming(const ChainPlan& c, const AxiOptions& o,
   if (t.bases.size() != c.tensors.size())
     throw Error("timing", std::to_string(t.bases.size()) + " base addresses for " +
                               std::to_string(c.tensors.size()) + " tensors");
+  std::optional<DramBanks> banks;
+  if (dram) banks.emplace(*dram);
   for (size_t k = 0; k < c.stages.size(); ++k) {
-    t.stages.push_back(
-        memoryTiming(c.stages[k].plan, o, c.stages[k].memory, stageBases(c, k, t.bases)));
+    const ChainStagePlan& st = c.stages[k];
+    const std::vector<uint64_t> bases = stageBases(c, k, t.bases);
+    t.stages.push_back(banks ? dramTiming(st.plan, o, st.memory, bases, *banks)
+                             : memoryTiming(st.plan, o, st.memory, bases));
     t.cycles += t.stages.back().cycles + (k ? kChainHandoff : 0);
+    // The next stage's start is sampled in the cycle of this one's done pulse.
+    if (banks) banks->shift(t.stages.back().cycles + kChainHandoff);
   }
   return t;
 }

@@ -70,6 +70,11 @@ std::string toString(const Dram& d) {
 
 DramBanks::DramBanks(const Dram& d) : d_(d), banks_(static_cast<size_t>(d.banks)) {}
 
+void DramBanks::shift(int64_t cycles) {
+  for (Bank& b : banks_)
+    b.activeAt -= cycles;
+}
+
 // rubick_axi_mem.h's schedule(), access for access.
 void DramBanks::access(int64_t arrive, uint64_t addr, int64_t beats, int64_t busBytes, bool count,
                        std::vector<BeatsReady>& runs) {

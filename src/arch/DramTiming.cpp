@@ -116,6 +116,12 @@ private:
 
 MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
                         const Dram& dram, const std::vector<uint64_t>& given) {
+  DramBanks closed(dram);
+  return dramTiming(m, o, mem, given, closed);
+}
+
+MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
+                        const std::vector<uint64_t>& given, DramBanks& banks) {
   const SequencerConfig c = sequencerConfig(m);
   MemoryTiming r;
   r.bases = timing::basesFor(m, given);
@@ -123,7 +129,6 @@ MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::Mem
   const std::vector<DmaEngine> engines = timing::engines(m);
   r.coreCycles = timing::mostCoreCycles(m);
   const PhaseTimer timer(c, engines, bus);
-  DramBanks banks(dram);
   SeqTimeline tl;
   int64_t p = 1;
   // Chained runs: the cycle after the core_done of the latest run started (BufferSequence.h).

@@ -60,14 +60,18 @@ int report(const std::string& title, const char* kind, int idWidth, const verify
   const bool pass = res.pass();
   const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
   std::printf("%s\n", title.c_str());
+  const bool dram = o.run.dram.has_value();
   std::printf("%-6s %-*s %9s %9s  ", "result", idWidth, "id", "measured", "predicted");
+  if (dram) std::printf("%8s ", "diff");
   if (o.timing) printTimingHeader();
   std::printf("%s\n", kind[0] == 'd' ? "designs" : kind);
   std::printf("%-6s %-*s %9lld %9lld  ", pass ? "PASS" : "FAIL", idWidth, res.id.c_str(),
               t ? static_cast<long long>(t->measured) : 0LL,
               t ? static_cast<long long>(t->predicted) : 0LL);
+  if (dram) std::printf("%8s ", relativeDifference(res).c_str());
   if (o.timing) printTiming(res, t);
   std::printf("%s\n", res.spec.c_str());
+  if (dram) printDramRows(t);
   printProblems(res);
   if (o.timing) printRuntime(runtimeSeconds);
   std::printf("1 %s, %d trial(s): %s\n", kind, o.run.trials, pass ? "passed" : "failed");

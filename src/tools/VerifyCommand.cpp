@@ -79,22 +79,6 @@ verify::Options runOptions(const VerifyCli& o) {
   return vo;
 }
 
-// "+0.41%": measured / predicted - 1, the farthest from 0 over the design's trials.
-std::string relativeDifference(const verify::Result& res) {
-  double worst = 0;
-  bool any = false;
-  for (const verify::Trial& t : res.trials) {
-    if (t.predicted <= 0 || t.measured <= 0) continue;
-    const double d = double(t.measured) / double(t.predicted) - 1.0;
-    if (!any || std::abs(d) > std::abs(worst)) worst = d;
-    any = true;
-  }
-  if (!any) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.2f%%", 100.0 * worst);
-  return buf;
-}
-
 // A PIM target (docs/pim.md): spreads of the problem over the units, their banks modelled.
 // With --all every ranked design; one the hardware does not build yet is listed with the
 // reason and counted apart (neither passed nor failed).
@@ -227,10 +211,7 @@ int runVerify(const VerifyCli& o) {
     if (o.timing) printTiming(res, t);
     std::printf("%s on %lldx%lld\n", res.spec.c_str(), static_cast<long long>(res.p),
                 static_cast<long long>(res.q));
-    if (dram && t && t->rowHits >= 0)
-      std::printf("  DRAM rows: %lld hits, %lld misses (%lld closing another row)\n",
-                  static_cast<long long>(t->rowHits), static_cast<long long>(t->rowMisses),
-                  static_cast<long long>(t->rowConflicts));
+    if (dram) printDramRows(t);
     printProblems(res);
   }
   if (o.timing) printRuntime(runtimeSeconds);

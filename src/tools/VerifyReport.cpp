@@ -1,5 +1,6 @@
 #include "VerifyReport.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -48,6 +49,28 @@ void printRuntime(double runtimeSeconds) {
                 runtimeSeconds);
   else
     std::printf("shared runtime (Verilator library, testbench core): reused\n");
+}
+
+std::string relativeDifference(const verify::Result& res) {
+  double worst = 0;
+  bool any = false;
+  for (const verify::Trial& t : res.trials) {
+    if (t.predicted <= 0 || t.measured <= 0) continue;
+    const double d = double(t.measured) / double(t.predicted) - 1.0;
+    if (!any || std::abs(d) > std::abs(worst)) worst = d;
+    any = true;
+  }
+  if (!any) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f%%", 100.0 * worst);
+  return buf;
+}
+
+void printDramRows(const verify::Trial* t) {
+  if (t && t->rowHits >= 0)
+    std::printf("  DRAM rows: %lld hits, %lld misses (%lld closing another row)\n",
+                static_cast<long long>(t->rowHits), static_cast<long long>(t->rowMisses),
+                static_cast<long long>(t->rowConflicts));
 }
 
 } // namespace rubick::cli

@@ -9,6 +9,7 @@
 #include "rubick/support/Diagnostic.h"
 
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace rubick::verify {
@@ -61,9 +62,6 @@ std::string chainStimulus(const tc::Program& prog, const std::vector<emit::Chain
 
 Result verifyChain(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,
                    const std::string& name, const Options& given, double* runtimeSeconds) {
-  if (given.dram)
-    throw Error("--dram", "a chain is verified on a memory of fixed latency; DRAM timing is "
-                          "not modelled for chains yet");
   checkTools();
   const std::string id = emit::chainId(s);
   const arch::AxiOptions axi = arch::axiOptions(s.front().options.constraints.memory);
@@ -80,17 +78,15 @@ Result verifyChain(const tc::Program& prog, const std::vector<emit::ChainStageDe
         // hide a broken PE, a ReLU clipping both the right and the wrong sums to 0).
         d.faultyArray = "_s" + std::to_string(s.size() - 1) + "_array.v";
         d.harness = Harness::Memory;
-        d.runArgs = [plan, axi](uint64_t seed) {
+        const std::optional<arch::Dram> dram = o.dram;
+        d.runArgs = [plan, axi, dram](uint64_t seed) {
           const std::vector<uint64_t> bases =
               trialBases(arch::chainTensors(*plan), seed, axi.busBytes);
-          std::string list;
-          for (uint64_t b : bases)
-            list += (list.empty() ? "" : ",") + std::to_string(b);
-          return std::vector<std::string>{
-              "--bases", list, "--predicted",
-              std::to_string(arch::chainTiming(*plan, axi, bases).cycles)};
+          const int64_t cycles =
+              arch::chainTiming(*plan, axi, bases, dram ? &*dram : nullptr).cycles;
+          return runArgs(bases, cycles, dram);
         };
-        d.simulatedCycles = arch::chainTiming(*plan, axi).cycles;
+        d.simulatedCycles = arch::chainTiming(*plan, axi, {}, dram ? &*dram : nullptr).cycles;
         for (const emit::ChainStageDesign& st : s)
           d.pes = std::max(d.pes, st.point.dataflow.p * st.point.dataflow.q);
         d.stimulus = [&](uint64_t seed) { return chainStimulus(prog, s, *plan, seed); };

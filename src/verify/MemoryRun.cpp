@@ -34,18 +34,23 @@ std::vector<std::string> memoryRunArgs(const arch::MemoryPlan& m, const arch::Ax
                                        const dse::MemorySystem& mem,
                                        const std::optional<arch::Dram>& dram, uint64_t seed) {
   const std::vector<uint64_t> bases = trialBases(m, seed, o.busBytes);
+  const int64_t cycles = dram ? arch::dramTiming(m, o, mem, *dram, bases).cycles
+                              : arch::memoryTiming(m, o, mem, bases).cycles;
+  return runArgs(bases, cycles, dram);
+}
+
+std::vector<std::string> runArgs(const std::vector<uint64_t>& bases, int64_t predicted,
+                                 const std::optional<arch::Dram>& dram) {
   std::string list;
   for (uint64_t b : bases)
     list += (list.empty() ? "" : ",") + std::to_string(b);
-  if (!dram) {
-    const arch::MemoryTiming t = arch::memoryTiming(m, o, mem, bases);
-    return {"--bases", list, "--predicted", std::to_string(t.cycles)};
+  std::vector<std::string> args = {"--bases", list, "--predicted", std::to_string(predicted)};
+  if (dram) {
+    char tolerance[32];
+    std::snprintf(tolerance, sizeof tolerance, "%g", kDramTolerance);
+    args.insert(args.end(), {"--dram", toString(*dram), "--tolerance", tolerance});
   }
-  const arch::MemoryTiming t = arch::dramTiming(m, o, mem, *dram, bases);
-  char tolerance[32];
-  std::snprintf(tolerance, sizeof tolerance, "%g", kDramTolerance);
-  return {"--bases",       list,          "--predicted", std::to_string(t.cycles), "--dram",
-          toString(*dram), "--tolerance", tolerance};
+  return args;
 }
 
 } // namespace rubick::verify

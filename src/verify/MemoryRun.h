@@ -31,4 +31,9 @@ std::vector<std::string> memoryRunArgs(const arch::MemoryPlan& m, const arch::Ax
                                        const dse::MemorySystem& mem,
                                        const std::optional<arch::Dram>& dram, uint64_t seed);
 
+/// The harness arguments for tensors at `bases` and a prediction: `--bases B0,B1,...
+/// --predicted CYCLES`, with `dram` also `--dram SPEC --tolerance kDramTolerance`.
+std::vector<std::string> runArgs(const std::vector<uint64_t>& bases, int64_t predicted,
+                                 const std::optional<arch::Dram>& dram);
+
 } // namespace rubick::verify

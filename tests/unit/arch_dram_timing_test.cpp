@@ -130,6 +130,28 @@ TEST(Dram, PrechargeWaitsForTras) {
   EXPECT_EQ(runs[0].cycle, 69);
 }
 
+// A chain's next stage sees the banks the stage before left, on its own clock.
+TEST(Dram, ShiftedBanksKeepTheirRowsOnTheNextClock) {
+  Dram d;
+  d.banks = 1;
+  d.rowBytes = 64;
+  d.tRCD = 3;
+  d.tRP = 2;
+  d.CL = 4;
+  d.tRAS = 20;
+  DramBanks b(d);
+  std::vector<BeatsReady> runs;
+  b.access(10, 0, 1, 8, true, runs); // row 0 activated at 10, usable at 13
+  b.shift(8);                        // the next clock's 0 is this one's 8
+  // The open row is still a hit, usable from 13 - 8 = 5: 5 + 4.
+  b.access(2, 8, 1, 8, true, runs);
+  EXPECT_EQ(runs[0].cycle, 9);
+  // Another row at 4 (12 before the shift): the precharge waits for tRAS, 10 + 20 - 8 = 22, then
+  // 22 + 2 + 3 + 4.
+  b.access(4, 64, 1, 8, true, runs);
+  EXPECT_EQ(runs[0].cycle, 31);
+}
+
 // Random read bursts into rubick_axi_mem.h in DRAM mode (one beat a cycle, R always taken)
 // give every beat in the cycle the banks' runs predict.
 TEST(Dram, BanksAreTheMemoryModels) {

@@ -7,6 +7,7 @@
 
 #include "rubick/arch/AxiOptions.h"
 #include "rubick/arch/ChainPlan.h"
+#include "rubick/arch/DramTiming.h"
 #include "rubick/arch/MemoryTiming.h"
 #include "rubick/dse/Chain.h"
 #include "rubick/dse/Epilogue.h"
@@ -204,6 +205,25 @@ TEST(ChainPlan, TensorsRegistersAndCyclesOfTheMlpBlock) {
     EXPECT_EQ(t.cycles, s0 + s1 + arch::kChainHandoff);
     EXPECT_EQ(t.stages[0].cycles, s0);
   }
+  // With a DRAM the first stage starts on closed banks; the second on the rows the first left
+  // open: with one bank of short rows, it is not the run it would have on closed banks.
+  arch::Dram d;
+  d.banks = 1;
+  d.rowBytes = 32;
+  d.tRAS = 40;
+  const arch::ChainTiming t = arch::chainTiming(c, o, {}, &d);
+  const std::vector<uint64_t> b = t.bases;
+  EXPECT_EQ(t.stages[0].cycles,
+            arch::dramTiming(c.stages[0].plan, o, mem, d, {b[1], b[2], b[3], b[4]}).cycles);
+  arch::DramBanks banks(d);
+  arch::dramTiming(c.stages[0].plan, o, mem, {b[1], b[2], b[3], b[4]}, banks);
+  banks.shift(t.stages[0].cycles + arch::kChainHandoff);
+  const int64_t carried =
+      arch::dramTiming(c.stages[1].plan, o, mem, {b[0], b[1], b[5]}, banks).cycles;
+  const int64_t closed = arch::dramTiming(c.stages[1].plan, o, mem, d, {b[0], b[1], b[5]}).cycles;
+  EXPECT_EQ(t.stages[1].cycles, carried);
+  EXPECT_NE(carried, closed);
+  EXPECT_EQ(t.cycles, t.stages[0].cycles + carried + arch::kChainHandoff);
 }
 
 // The fusion analysis over the stages as built (dse::stageChain): what each stage reads from

@@ -5,6 +5,7 @@
 // exact cycles.
 
 #include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/Dram.h"
 #include "rubick/arch/MemoryPlan.h"
 #include "rubick/arch/MemoryTiming.h"
 #include "rubick/frontend/Program.h"
@@ -55,15 +56,16 @@ std::vector<uint64_t> stageBases(const ChainPlan& c, size_t k, const std::vector
 inline constexpr int64_t kChainHandoff = 1;
 
 struct ChainTiming {
-  int64_t cycles = 0;               // the chain's CYCLES register
+  int64_t cycles = 0;               // the chain's CYCLES register (with a DRAM: its prediction)
   std::vector<MemoryTiming> stages; // each stage's run
   std::vector<uint64_t> bases;      // the chain's base addresses assumed
 };
 
 /// The chain's cycles with its tensors at `bases` (empty: one after the other from 4 KiB at
 /// multiples of 4 KiB): every stage's memoryTiming on its memory, plus kChainHandoff between
-/// stages.
+/// stages. With `dram`, every stage's dramTiming instead, each from the banks the stage before
+/// it left open (the memory is one across the run; the first stage's are closed).
 ChainTiming chainTiming(const ChainPlan& c, const AxiOptions& o,
-                        const std::vector<uint64_t>& bases = {});
+                        const std::vector<uint64_t>& bases = {}, const Dram* dram = nullptr);
 
 } // namespace rubick::arch

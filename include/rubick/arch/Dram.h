@@ -48,6 +48,8 @@ public:
   void access(int64_t arrive, uint64_t addr, int64_t beats, int64_t busBytes, bool count,
               std::vector<BeatsReady>& runs);
   int64_t hits = 0, misses = 0, conflicts = 0; // conflicts: misses that closed another row
+  /// The same banks seen from a clock that starts `cycles` later (a chain's next stage).
+  void shift(int64_t cycles);
 
 private:
   struct Bank {

@@ -23,4 +23,9 @@ inline constexpr int kMaxDramReplays = 32;
 MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
                         const Dram& dram, const std::vector<uint64_t>& bases = {});
 
+/// The same, with the banks as `banks` holds them at this run's start (in its cycles: an earlier
+/// run's state, DramBanks::shift'ed); `banks` receives them as this run leaves them.
+MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
+                        const std::vector<uint64_t>& bases, DramBanks& banks);
+
 } // namespace rubick::arch

@@ -20,7 +20,8 @@ std::string chainStimulus(const tc::Program& prog, const std::vector<emit::Chain
                           const arch::ChainPlan& c, uint64_t seed);
 
 /// Builds and simulates the chain `name` of `prog` (o.trials trials, tensors placed anew in
-/// each). Throws rubick::Error as verifyDesigns does, and for --dram (not modelled for chains).
+/// each; with --dram, the prediction within kDramTolerance). Throws rubick::Error as
+/// verifyDesigns does.
 Result verifyChain(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,
                    const std::string& name, const Options& o, double* runtimeSeconds = nullptr);
 
