@@ -122,8 +122,9 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
     if (t.memory) c.memory = *t.memory;
     if (t.pim) {
       if (!pim)
-        throw Unsupported(o.target, "a PIM target (docs/pim.md) works with explore only so far; "
-                                    "emit and verify of PIM designs are not built yet");
+        throw Unsupported(o.target, "a PIM target (docs/pim.md) takes one contraction or the "
+                                    "attention form; a chain of statements on PIM units is not "
+                                    "built yet (take one statement with --stmt)");
       // The unit fixes the array, its buffer and its memory: flags cannot change them (so the
       // code below leaves them as set here).
       const std::pair<const char*, bool> fixed[] = {{"--array", !o.df.array.empty()},
