@@ -1,11 +1,11 @@
 #include "rubick/arch/ChainPlan.h"
 
 #include "rubick/arch/DramTiming.h"
-#include <optional>
-
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
+#include <bit>
+#include <optional>
 #include <stdexcept>
 
 namespace rubick::arch {
@@ -69,6 +69,37 @@ ChainPlan chainPlan(const tc::Program& prog, const std::string& name,
   return c;
 }
 
+int64_t tensorBytes(const MovedTensor& t) {
+  int64_t bytes = t.bits / 8;
+  for (int64_t s : t.shape)
+    bytes *= s;
+  return bytes;
+}
+
+void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t addrBits) {
+  c.chipBytes = 0;
+  c.chipSelectBit = addrBits - 1;
+  int64_t used = 0;
+  for (ChainTensor& t : c.tensors) {
+    t.onChip = false;
+    t.chipOffset = 0;
+    if (t.role != ChainRole::Intermediate) continue;
+    const int64_t bytes = (tensorBytes(t.tensor) + busBytes - 1) / busBytes * busBytes;
+    const auto ram = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(used + bytes)));
+    // The RAM's words are a power of two; its bytes must fit the budget, and its addresses
+    // stay below the select bit.
+    if (ram > budgetBytes || c.chipSelectBit < 1 || ram > (int64_t{1} << c.chipSelectBit)) continue;
+    t.onChip = true;
+    t.chipOffset = static_cast<uint64_t>(used);
+    used += bytes;
+    c.chipBytes = ram;
+  }
+}
+
+uint64_t onChipAddress(const ChainPlan& c, size_t r) {
+  return (uint64_t{1} << c.chipSelectBit) | c.tensors.at(r).chipOffset;
+}
+
 std::vector<MovedTensor> chainTensors(const ChainPlan& c) {
   std::vector<MovedTensor> ts;
   for (const ChainTensor& t : c.tensors)
@@ -91,22 +122,26 @@ ChainTiming chainTiming(const ChainPlan& c, const AxiOptions& o, const std::vect
     uint64_t next = 4096;
     for (const ChainTensor& x : c.tensors) {
       t.bases.push_back(next);
-      int64_t bytes = x.tensor.bits / 8;
-      for (int64_t s : x.tensor.shape)
-        bytes *= s;
-      next += (static_cast<uint64_t>(bytes) + 4095) / 4096 * 4096;
+      if (!x.onChip) next += (static_cast<uint64_t>(tensorBytes(x.tensor)) + 4095) / 4096 * 4096;
     }
   }
   if (t.bases.size() != c.tensors.size())
     throw Error("timing", std::to_string(t.bases.size()) + " base addresses for " +
                               std::to_string(c.tensors.size()) + " tensors");
+  // The on-chip tensors are where the top puts them, whatever the host gives.
+  for (size_t r = 0; r < c.tensors.size(); ++r)
+    if (c.tensors[r].onChip) t.bases[r] = onChipAddress(c, r);
   std::optional<DramBanks> banks;
   if (dram) banks.emplace(*dram);
   for (size_t k = 0; k < c.stages.size(); ++k) {
     const ChainStagePlan& st = c.stages[k];
     const std::vector<uint64_t> bases = stageBases(c, k, t.bases);
-    t.stages.push_back(banks ? dramTiming(st.plan, o, st.memory, bases, *banks)
-                             : memoryTiming(st.plan, o, st.memory, bases));
+    OnChip chip;
+    chip.latency = c.chipLatency;
+    for (size_t r : st.registers)
+      chip.tensors.push_back(c.tensors[r].onChip);
+    t.stages.push_back(banks ? dramTiming(st.plan, o, st.memory, bases, *banks, chip)
+                             : memoryTiming(st.plan, o, st.memory, bases, chip));
     t.cycles += t.stages.back().cycles + (k ? kChainHandoff : 0);
     // The next stage's start is sampled in the cycle of this one's done pulse.
     if (banks) banks->shift(t.stages.back().cycles + kChainHandoff);

@@ -66,8 +66,10 @@ private:
 
 class PhaseTimer {
 public:
-  PhaseTimer(const SequencerConfig& c, const std::vector<DmaEngine>& engines, const BusTiming& bus)
-      : c_(c), engines_(engines), bus_(bus) {}
+  PhaseTimer(const SequencerConfig& c, const std::vector<DmaEngine>& engines, const BusTiming& bus,
+             const OnChip& onChip)
+      : c_(c), engines_(engines), bus_(bus), chip_(timing::onChipBus(bus, onChip)),
+        onChip_(onChip) {}
 
   // The stores from cycle p, one after the other, against the loads `other`.
   ChannelReplay stores(const SeqWork& w, int64_t p, const DramBanks& start,
@@ -96,6 +98,12 @@ public:
 
 private:
   int64_t run(ChannelReplay& ch, const SeqEvent& ev, int64_t start) const {
+    const size_t t = static_cast<size_t>(ev.tensor);
+    if (onChip_.has(t)) { // the DRAM never sees it
+      const int64_t d = timing::transferCycles(c_, engines_[t], ev, chip_);
+      ch.done.push_back(start + std::max<int64_t>(1, d));
+      return ch.done.back();
+    }
     BusTiming bus = bus_;
     bus.memory = &ch;
     // Measured on whole tops: a load's bursts come a cycle later, relative to those of a store
@@ -110,6 +118,8 @@ private:
   const SequencerConfig& c_;
   const std::vector<DmaEngine>& engines_;
   const BusTiming& bus_;
+  const BusTiming chip_;
+  const OnChip& onChip_;
 };
 
 } // namespace
@@ -121,14 +131,15 @@ MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::Mem
 }
 
 MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
-                        const std::vector<uint64_t>& given, DramBanks& banks) {
+                        const std::vector<uint64_t>& given, DramBanks& banks,
+                        const OnChip& onChip) {
   const SequencerConfig c = sequencerConfig(m);
   MemoryTiming r;
   r.bases = timing::basesFor(m, given);
   const BusTiming bus = timing::busTiming(o, mem);
   const std::vector<DmaEngine> engines = timing::engines(m);
   r.coreCycles = timing::mostCoreCycles(m);
-  const PhaseTimer timer(c, engines, bus);
+  const PhaseTimer timer(c, engines, bus, onChip);
   SeqTimeline tl;
   int64_t p = 1;
   // Chained runs: the cycle after the core_done of the latest run started (BufferSequence.h).

@@ -52,6 +52,14 @@ BusTiming busTiming(const AxiOptions& o, const dse::MemorySystem& mem) {
   return bus;
 }
 
+BusTiming onChipBus(const BusTiming& bus, const OnChip& onChip) {
+  BusTiming b = bus;
+  b.beatSpacing = 1;
+  b.latency = std::max<int64_t>(1, onChip.latency);
+  b.memory = nullptr;
+  return b;
+}
+
 std::vector<DmaEngine> engines(const MemoryPlan& m) {
   std::vector<DmaEngine> e;
   const std::vector<MovedTensor> moved = movedTensors(m);
@@ -116,11 +124,12 @@ void summarize(const SeqTimeline& tl, MemoryTiming& r) {
 } // namespace timing
 
 MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
-                          const std::vector<uint64_t>& given) {
+                          const std::vector<uint64_t>& given, const OnChip& onChip) {
   const SequencerConfig c = sequencerConfig(m);
   MemoryTiming r;
   r.bases = timing::basesFor(m, given);
   const BusTiming bus = timing::busTiming(o, mem);
+  const BusTiming chip = timing::onChipBus(bus, onChip);
   const std::vector<DmaEngine> engines = timing::engines(m);
   // The core runs its full schedule on every tile (edge tiles are padded): busy for `latency`
   // cycles from the edge after core_start, and core_done is the registered fall of busy.
@@ -134,7 +143,8 @@ MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::M
         std::make_tuple(static_cast<int>(ev.kind), ev.tensor, ev.addr % 4096, ev.rows, ev.cols);
     auto it = memo.find(key);
     if (it != memo.end()) return it->second;
-    const int64_t d = timing::transferCycles(c, engines[static_cast<size_t>(ev.tensor)], ev, bus);
+    const size_t t = static_cast<size_t>(ev.tensor);
+    const int64_t d = timing::transferCycles(c, engines[t], ev, onChip.has(t) ? chip : bus);
     memo.emplace(key, d);
     return d;
   };

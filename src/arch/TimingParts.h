@@ -18,6 +18,10 @@ std::vector<uint64_t> basesFor(const MemoryPlan& m, const std::vector<uint64_t>&
 /// latency (fixed; bus.memory null).
 BusTiming busTiming(const AxiOptions& o, const dse::MemorySystem& mem);
 
+/// The bus an on-chip RAM's transfers see: `bus` with a beat every cycle, its latency and no
+/// memory hook.
+BusTiming onChipBus(const BusTiming& bus, const OnChip& onChip);
+
 /// The core's longest run over the buffer tiles (MemoryTiming::coreCycles).
 int64_t mostCoreCycles(const MemoryPlan& m);
 

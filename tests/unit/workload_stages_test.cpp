@@ -226,6 +226,39 @@ TEST(ChainPlan, TensorsRegistersAndCyclesOfTheMlpBlock) {
   EXPECT_EQ(t.cycles, t.stages[0].cycles + carried + arch::kChainHandoff);
 }
 
+// Intermediates in the on-chip RAM: placed in register order while the RAM (a power of two of
+// bus words) fits the budget; the stages find them above the select bit and time them at the
+// RAM's latency and a beat a cycle, which is never slower than the memory's 20 cycles.
+TEST(ChainPlan, IntermediatesOnChipWhenTheyFit) {
+  const tc::Program p = withSizes(kMlp, {{"M", 8}, {"K", 12}, {"N", 8}, {"P", 6}});
+  const dse::MemorySystem mem{8, 20, 2048};
+  const std::vector<emit::ChainStageDesign> s = stageDesigns(p, mem);
+  const arch::AxiOptions o = arch::axiOptions(mem);
+  arch::ChainPlan c = emit::chainDesignPlan(p, s, "mlp_x", o.busBytes);
+  ASSERT_EQ(c.tensors[1].tensor.name, "R"); // 8 x 8 int32: 256 bytes
+  const arch::ChainTiming inMemory = arch::chainTiming(c, o);
+  arch::placeOnChip(c, 255, o.busBytes, 32);
+  EXPECT_FALSE(c.tensors[1].onChip);
+  EXPECT_EQ(c.chipBytes, 0);
+  arch::placeOnChip(c, 256, o.busBytes, 32);
+  EXPECT_TRUE(c.tensors[1].onChip);
+  EXPECT_EQ(c.chipBytes, 256);
+  for (size_t r = 0; r < c.tensors.size(); ++r)
+    EXPECT_EQ(c.tensors[r].onChip, r == 1) << r;
+  EXPECT_EQ(arch::onChipAddress(c, 1), uint64_t{1} << 31);
+  const arch::ChainTiming onChip = arch::chainTiming(c, o);
+  EXPECT_EQ(onChip.bases[1], uint64_t{1} << 31);
+  arch::OnChip chip;
+  chip.latency = c.chipLatency;
+  chip.tensors = {true, false, false, false}; // stage 0 writes R, reads X, W1, b
+  EXPECT_EQ(onChip.stages[0].cycles,
+            arch::memoryTiming(c.stages[0].plan, o, mem, arch::stageBases(c, 0, onChip.bases), chip)
+                .cycles);
+  for (size_t k = 0; k < 2; ++k)
+    EXPECT_LE(onChip.stages[k].cycles, inMemory.stages[k].cycles) << k;
+  EXPECT_LT(onChip.cycles, inMemory.cycles);
+}
+
 // The fusion analysis over the stages as built (dse::stageChain): what each stage reads from
 // memory (by rows or not), what it writes, its cycles alone with the handoff, and the groups the
 // dynamic programme picks are the best of every grouping.

@@ -23,6 +23,8 @@ struct ChainTensor {
   MovedTensor tensor;
   ChainRole role = ChainRole::Input;
   int programTensor = -1;
+  bool onChip = false;     // an intermediate in the chain's on-chip RAM (placeOnChip)
+  uint64_t chipOffset = 0; // its byte offset there
 };
 
 struct ChainStagePlan {
@@ -36,6 +38,9 @@ struct ChainPlan {
   std::string name;                 // the chain top is `<name>_top`
   std::vector<ChainTensor> tensors; // base-register order: outputs, intermediates, inputs
   std::vector<ChainStagePlan> stages;
+  // The on-chip RAM of the intermediates placeOnChip put there (0 bytes: none): its size, its
+  // latency (rtl_templates/rubick_scratch.v) and the address bit that selects it.
+  int64_t chipBytes = 0, chipLatency = 2, chipSelectBit = 31;
 };
 
 /// The chain `name` of `prog` from its stages' plans (in order; their tensors named as the
@@ -44,6 +49,18 @@ struct ChainPlan {
 /// system. Throws Unsupported when two stages move a tensor at different widths.
 ChainPlan chainPlan(const tc::Program& prog, const std::string& name,
                     std::vector<MemoryPlan> stages, const std::vector<dse::MemorySystem>& memories);
+
+/// A tensor's bytes in memory (its shape, whole elements of its width).
+int64_t tensorBytes(const MovedTensor& t);
+
+/// Keeps intermediates in an on-chip RAM of at most `budgetBytes` instead of memory: in
+/// base-register order, each while the RAM still fits (its size is a power of two of
+/// `busBytes` words; each tensor at an offset aligned to `busBytes`). The stages address it
+/// with bit `addrBits - 1` set (onChipAddress), so the host's tensors must lie below it.
+void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t addrBits);
+
+/// Where the stages find on-chip tensor `r`: the select bit and its offset.
+uint64_t onChipAddress(const ChainPlan& c, size_t r);
 
 /// The chain's tensors in base-register order.
 std::vector<MovedTensor> chainTensors(const ChainPlan& c);
@@ -63,8 +80,9 @@ struct ChainTiming {
 
 /// The chain's cycles with its tensors at `bases` (empty: one after the other from 4 KiB at
 /// multiples of 4 KiB): every stage's memoryTiming on its memory, plus kChainHandoff between
-/// stages. With `dram`, every stage's dramTiming instead, each from the banks the stage before
-/// it left open (the memory is one across the run; the first stage's are closed).
+/// stages; the on-chip tensors at onChipAddress (whatever `bases` says), timed as the on-chip
+/// RAM (MemoryTiming.h, OnChip). With `dram`, every stage's dramTiming instead, each from the banks
+/// the stage before it left open (the memory is one across the run; the first stage's are closed).
 ChainTiming chainTiming(const ChainPlan& c, const AxiOptions& o,
                         const std::vector<uint64_t>& bases = {}, const Dram* dram = nullptr);
 

@@ -24,8 +24,10 @@ MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::Mem
                         const Dram& dram, const std::vector<uint64_t>& bases = {});
 
 /// The same, with the banks as `banks` holds them at this run's start (in its cycles: an earlier
-/// run's state, DramBanks::shift'ed); `banks` receives them as this run leaves them.
+/// run's state, DramBanks::shift'ed); `banks` receives them as this run leaves them. The
+/// tensors `onChip` names are in that RAM (MemoryTiming.h), their bursts not on the DRAM.
 MemoryTiming dramTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
-                        const std::vector<uint64_t>& bases, DramBanks& banks);
+                        const std::vector<uint64_t>& bases, DramBanks& banks,
+                        const OnChip& onChip = {});
 
 } // namespace rubick::arch

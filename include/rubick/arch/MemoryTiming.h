@@ -38,9 +38,19 @@ struct MemoryTiming {
 /// cycles: the bursts only depend on the offsets within a 4 KiB page).
 std::vector<uint64_t> defaultBases(const MemoryPlan& m);
 
+/// An on-chip RAM that some of a run's tensors live in instead of the memory (a chain's
+/// intermediates; rtl_templates/rubick_scratch.v): their transfers see its latency and a beat
+/// every cycle, on the same bus width and burst limits; a DRAM's banks never see them.
+struct OnChip {
+  std::vector<bool> tensors; // per moved tensor (base-register order); none: all in memory
+  int64_t latency = 2;       // AR or AW handshake to the first beat or the earliest response
+  bool has(size_t tensor) const { return tensor < tensors.size() && tensors[tensor]; }
+};
+
 /// The cycles of one run of `m`'s top built with `o`, on memory `mem`, with the tensors at
-/// `bases` (byte addresses, multiples of the element size; empty: defaultBases).
+/// `bases` (byte addresses, multiples of the element size; empty: defaultBases); the tensors
+/// `onChip` names in that RAM.
 MemoryTiming memoryTiming(const MemoryPlan& m, const AxiOptions& o, const dse::MemorySystem& mem,
-                          const std::vector<uint64_t>& bases = {});
+                          const std::vector<uint64_t>& bases = {}, const OnChip& onChip = {});
 
 } // namespace rubick::arch
