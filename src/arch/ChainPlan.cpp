@@ -4,6 +4,7 @@
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
+#include <algorithm>
 #include <bit>
 #include <optional>
 #include <stdexcept>
@@ -85,7 +86,8 @@ void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t ad
     t.chipOffset = 0;
     if (t.role != ChainRole::Intermediate) continue;
     const int64_t bytes = (tensorBytes(t.tensor) + busBytes - 1) / busBytes * busBytes;
-    const auto ram = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(used + bytes)));
+    const auto ram = std::max(
+        2 * busBytes, static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(used + bytes))));
     // The RAM's words are a power of two; its bytes must fit the budget, and its addresses
     // stay below the select bit.
     if (ram > budgetBytes || c.chipSelectBit < 1 || ram > (int64_t{1} << c.chipSelectBit)) continue;
@@ -105,6 +107,29 @@ std::vector<MovedTensor> chainTensors(const ChainPlan& c) {
   for (const ChainTensor& t : c.tensors)
     ts.push_back(t.tensor);
   return ts;
+}
+
+std::vector<MovedTensor> memoryTensors(const ChainPlan& c) {
+  std::vector<MovedTensor> ts;
+  for (const ChainTensor& t : c.tensors)
+    if (!t.onChip) ts.push_back(t.tensor);
+  return ts;
+}
+
+std::vector<int> baseRegisters(const ChainPlan& c) {
+  std::vector<int> regs;
+  int next = 0;
+  for (const ChainTensor& t : c.tensors)
+    regs.push_back(t.onChip ? -1 : next++);
+  return regs;
+}
+
+std::vector<uint64_t> chainBases(const ChainPlan& c, const std::vector<uint64_t>& bases) {
+  const std::vector<int> regs = baseRegisters(c);
+  std::vector<uint64_t> all;
+  for (size_t r = 0; r < c.tensors.size(); ++r)
+    all.push_back(regs[r] < 0 ? onChipAddress(c, r) : bases.at(static_cast<size_t>(regs[r])));
+  return all;
 }
 
 std::vector<uint64_t> stageBases(const ChainPlan& c, size_t k, const std::vector<uint64_t>& bases) {

@@ -28,6 +28,9 @@ std::string chainId(const std::vector<ChainStageDesign>& stages) {
   std::string text = "chain";
   for (const ChainStageDesign& s : stages)
     text += " " + s.point.id;
+  // The on-chip RAM's budget decides which intermediates it holds (none: the ID of before).
+  if (const int64_t chip = stages.front().options.constraints.chipBudget(); chip != 0)
+    text += " chip " + std::to_string(chip);
   return dse::hashId(text);
 }
 
@@ -40,16 +43,27 @@ arch::ChainPlan chainDesignPlan(const tc::Program& prog, const std::vector<Chain
                                            name + "_s" + std::to_string(k), busBytes));
     memories.push_back(s[k].options.constraints.memory);
   }
-  return arch::chainPlan(prog, name, std::move(plans), memories);
+  arch::ChainPlan c = arch::chainPlan(prog, name, std::move(plans), memories);
+  const dse::Constraints& k = s.front().options.constraints;
+  arch::placeOnChip(c, k.chipBudget(), busBytes, arch::axiOptions(k.memory).addrBits);
+  return c;
 }
 
 namespace {
 
+// The host's registers: a BASE register for each tensor in memory (not the on-chip ones).
 std::vector<Register> chainRegisters(const arch::ChainPlan& c) {
   std::vector<std::pair<std::string, std::string>> tensors;
   for (const arch::ChainTensor& t : c.tensors)
-    tensors.push_back({t.tensor.name, arch::toString(t.role)});
+    if (!t.onChip) tensors.push_back({t.tensor.name, arch::toString(t.role)});
   return detail::registerMap(tensors);
+}
+
+std::vector<uint64_t> memoryBases(const arch::ChainPlan& c, const std::vector<uint64_t>& all) {
+  std::vector<uint64_t> b;
+  for (size_t r = 0; r < c.tensors.size(); ++r)
+    if (!c.tensors[r].onChip) b.push_back(all[r]);
+  return b;
 }
 
 std::string shapeText(const std::vector<int64_t>& shape) {
@@ -80,22 +94,35 @@ Json designJson(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
                  {"assumes", "the tensors at base_addresses (or any addresses congruent to them "
                              "modulo 4096): every stage's timing.cycles, plus " +
                                  std::to_string(arch::kChainHandoff) + " between stages"},
-                 {"base_addresses", tm.bases},
+                 {"base_addresses", memoryBases(c, tm.bases)},
                  {"handoff_cycles", arch::kChainHandoff}};
   j["registers"] = detail::registersJson(chainRegisters(c));
-  Json tensors = Json::array();
+  // `tensors`: those in memory, by base register (what a host and the testbench place);
+  // `on_chip`: the intermediates in the chain's RAM, which never leave it.
+  Json tensors = Json::array(), chip = Json::array();
+  const std::vector<int> regs = arch::baseRegisters(c);
   for (size_t r = 0; r < c.tensors.size(); ++r) {
     const arch::ChainTensor& t = c.tensors[r];
-    tensors.push_back(
-        {{"name", t.tensor.name},
-         {"role", arch::toString(t.role)},
-         {"type", tc::toString(prog.tensors[static_cast<size_t>(t.programTensor)].type)},
-         {"element_bits", t.tensor.bits},
-         {"shape", t.tensor.shape},
-         {"base_register", r},
-         {"row_pitch_bytes", t.tensor.shape.back() * (t.tensor.bits / 8)}});
+    Json x = {{"name", t.tensor.name},
+              {"role", arch::toString(t.role)},
+              {"type", tc::toString(prog.tensors[static_cast<size_t>(t.programTensor)].type)},
+              {"element_bits", t.tensor.bits},
+              {"shape", t.tensor.shape}};
+    if (t.onChip) {
+      x["offset_bytes"] = t.chipOffset;
+      x["bytes"] = arch::tensorBytes(t.tensor);
+      chip.push_back(x);
+      continue;
+    }
+    x["base_register"] = regs[r];
+    x["row_pitch_bytes"] = t.tensor.shape.back() * (t.tensor.bits / 8);
+    tensors.push_back(x);
   }
   j["tensors"] = tensors;
+  j["on_chip"] = {{"bytes", c.chipBytes},
+                  {"latency", c.chipLatency},
+                  {"select_bit", c.chipSelectBit},
+                  {"tensors", chip}};
   Json stages = Json::array();
   for (size_t k = 0; k < s.size(); ++k) {
     const arch::ChainStagePlan& st = c.stages[k];
@@ -130,7 +157,10 @@ std::string readme(const tc::Program& prog, const std::vector<ChainStageDesign>&
      << "`).\n\n"
      << "A chain of " << s.size()
      << " stages run one after another, each a memory design of "
-        "its own; a stage's result goes to memory, where the stages after it read it.\n\n"
+        "its own; a stage's result goes to memory, where the stages after it read it"
+     << (c.chipBytes > 0 ? ", or to the on-chip RAM (below) when it is an intermediate that fits"
+                         : "")
+     << ".\n\n"
      << "| stage | statements | design | core | cycles |\n|---|---|---|---|---|\n";
   for (size_t k = 0; k < s.size(); ++k) {
     std::string stmts;
@@ -152,13 +182,26 @@ std::string readme(const tc::Program& prog, const std::vector<ChainStageDesign>&
      << detail::registerTable(chainRegisters(c)) << "\n## Tensors\n\n"
      << "| base register | tensor | role | shape | element bits | row pitch (bytes) |\n"
         "|---|---|---|---|---|---|\n";
+  const std::vector<int> regs = arch::baseRegisters(c);
   for (size_t r = 0; r < c.tensors.size(); ++r) {
     const arch::MovedTensor& t = c.tensors[r].tensor;
-    os << "| BASE_" << r << " | " << t.name << " | " << arch::toString(c.tensors[r].role) << " | "
-       << shapeText(t.shape) << " | " << t.bits << " | " << t.shape.back() * (t.bits / 8) << " |\n";
+    if (regs[r] < 0) continue;
+    os << "| BASE_" << regs[r] << " | " << t.name << " | " << arch::toString(c.tensors[r].role)
+       << " | " << shapeText(t.shape) << " | " << t.bits << " | " << t.shape.back() * (t.bits / 8)
+       << " |\n";
   }
-  os << "\nAn intermediate is written by one stage and read by later ones: give it room in "
-        "memory like an output (its bytes are written).\n\n"
+  if (c.chipBytes > 0) {
+    os << "\nOn chip (`rubick_scratch`, " << c.chipBytes << " bytes, "
+       << "latency " << c.chipLatency << "; the stages address it with bit " << c.chipSelectBit
+       << " set, so every tensor in memory must lie below 2^" << c.chipSelectBit << "):\n\n"
+       << "| tensor | shape | element bits | offset (bytes) |\n|---|---|---|---|\n";
+    for (const arch::ChainTensor& t : c.tensors)
+      if (t.onChip)
+        os << "| " << t.tensor.name << " | " << shapeText(t.tensor.shape) << " | " << t.tensor.bits
+           << " | " << t.chipOffset << " |\n";
+  }
+  os << "\nAn intermediate in memory is written by one stage and read by later ones: give it "
+        "room in memory like an output (its bytes are written).\n\n"
      << detail::readmeMemoryProtocol("choose where each output and intermediate goes.")
      << detail::readmeFilesAndChecking(files, top);
   return os.str();
@@ -173,6 +216,7 @@ std::vector<File> packageChain(const tc::Program& prog, const std::vector<ChainS
   const arch::ChainTiming tm = arch::chainTiming(c, o);
   const std::string id = chainId(s);
   std::set<std::string> templates;
+  if (c.chipBytes > 0) templates.insert({"rubick_axi_route", "rubick_scratch"});
   for (const arch::ChainStagePlan& st : c.stages) {
     for (const std::string& t : templatesUsed(st.plan.core))
       templates.insert(t);

@@ -80,19 +80,35 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
   const std::string name = emit::moduleName(prog.name, emit::chainId(s));
   const arch::ChainPlan c = emit::chainDesignPlan(prog, s, name, o.busBytes);
   const arch::ChainTiming tm = arch::chainTiming(c, o);
-  // The fusion analysis over the stages as built: each alone at its exact cycles.
+  // The fusion analysis over the stages as built: each alone at its exact cycles, every result
+  // through memory (its model's "alone").
+  arch::ChainPlan inMemory = c;
+  arch::placeOnChip(inMemory, 0, o.busBytes, o.addrBits);
+  const arch::ChainTiming alone = arch::chainTiming(inMemory, o);
   std::vector<dse::BuiltStage> built;
   for (size_t k = 0; k < s.size(); ++k)
     built.push_back({s[k].statements.front(), s[k].statements.back(), &s[k].program, s[k].tensorOf,
-                     s[k].point, tm.stages[k].cycles});
+                     s[k].point, alone.stages[k].cycles});
   const dse::MemorySystem& mem = s.front().options.constraints.memory;
   std::ostringstream os;
   os << dse::chainText(dse::stageChain(
       prog, built, {mem.bytesPerCycle, s.front().options.constraints.bufferBytes, mem.latency},
       arch::kChainHandoff));
-  os << "\nbuilt as (emit, verify): " << s.size()
-     << " stages one after another, each result through memory; chain " << emit::chainId(s) << ", "
-     << tm.cycles << " cycles\n";
+  std::string chip;
+  int64_t kept = 0;
+  for (const arch::ChainTensor& t : c.tensors)
+    if (t.onChip) {
+      chip += (chip.empty() ? "" : ", ") + t.tensor.name;
+      kept += arch::tensorBytes(t.tensor);
+    }
+  os << "\nbuilt as (emit, verify): " << s.size() << " stages one after another, "
+     << (chip.empty() ? "each result through memory"
+                      : chip + " kept in an on-chip RAM of " + std::to_string(c.chipBytes) +
+                            " bytes (--chip-kib), the other results through memory")
+     << "; chain " << emit::chainId(s) << ", " << tm.cycles << " cycles";
+  if (!chip.empty())
+    os << " (" << alone.cycles << " all through memory; " << 2 * kept << " bytes of traffic saved)";
+  os << "\n";
   for (size_t k = 0; k < s.size(); ++k) {
     std::string stmts;
     for (const tc::Statement& x : s[k].program.statements)

@@ -3,6 +3,8 @@
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Printable.h"
 
+#include <limits>
+
 namespace rubick::cli {
 namespace {
 
@@ -41,6 +43,13 @@ std::optional<int64_t> parseLimit(const std::string& flag, const std::string& te
   if (std::optional<int64_t> v = whole(text, 1, hi)) return v;
   throw Error(flag, "expected " + range(1, hi) + ", or 'none' for no limit, found " + shown(text) +
                         (text == "0" ? " (a limit of 0 allows no design)" : ""));
+}
+
+std::optional<int64_t> parseSize(const std::string& flag, const std::string& text, int64_t hi) {
+  if (text.empty()) return std::nullopt;
+  if (text == "none") return std::numeric_limits<int64_t>::max();
+  if (std::optional<int64_t> v = whole(text, 0, hi)) return v;
+  throw Error(flag, "expected " + range(0, hi) + ", or 'none' for no limit, found " + shown(text));
 }
 
 } // namespace rubick::cli

@@ -17,4 +17,8 @@ CLI::Validator wholeNumber(int64_t lo, int64_t hi);
 /// library's "no limit"). Throws rubick::Error naming the flag otherwise.
 std::optional<int64_t> parseLimit(const std::string& flag, const std::string& text, int64_t hi);
 
+/// A size flag where 0 means none (--chip-kib): a whole number in [0, hi], or "none" for no
+/// limit (INT64_MAX). nullopt when not given; throws rubick::Error naming the flag otherwise.
+std::optional<int64_t> parseSize(const std::string& flag, const std::string& text, int64_t hi);
+
 } // namespace rubick::cli

@@ -7,6 +7,8 @@
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
+#include <limits>
+
 namespace rubick::cli {
 namespace {
 
@@ -57,6 +59,11 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
       ->type_name("N|none");
   cmd.add_option("--buffer-kib", o.bufferKib,
                  "On-chip buffer budget for all banks, in KiB; 'none' lifts a target's limit")
+      ->type_name("N|none");
+  cmd.add_option("--chip-kib", o.chipKib,
+                 "A chain's on-chip RAM for its intermediates, in KiB: each that fits stays on "
+                 "chip, the others go through memory (default: the --buffer-kib budget; 0: all "
+                 "through memory; 'none': no limit)")
       ->type_name("N|none");
   cmd.add_option("--mem-bandwidth", o.memBandwidth,
                  "External memory: bus width and bandwidth in bytes per cycle (a power of two); "
@@ -158,6 +165,8 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
   if (auto n = parseLimit("--max-fanout", o.maxFanout, int64_t(1) << 30)) c.maxFanout = *n;
   if (auto n = parseLimit("--max-ports", o.maxPorts, int64_t(1) << 30)) c.maxPorts = *n;
   if (auto n = parseLimit("--buffer-kib", o.bufferKib, int64_t(1) << 40)) c.bufferBytes = *n * 1024;
+  if (auto n = parseSize("--chip-kib", o.chipKib, int64_t(1) << 30))
+    c.chipBytes = *n == std::numeric_limits<int64_t>::max() ? *n : *n * 1024;
   if (auto n = parseLimit("--mem-bandwidth", o.memBandwidth, 4096)) {
     if (*n & (*n - 1))
       throw Error("--mem-bandwidth",

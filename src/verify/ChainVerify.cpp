@@ -51,10 +51,13 @@ std::string chainStimulus(const tc::Program& prog, const std::vector<emit::Chain
     ref::runStatement(prog, st, data);
   std::ostringstream os;
   os << "rubick-stimulus 1\n";
+  // The tensors in memory, by base register: the on-chip ones never reach it.
+  const std::vector<int> regs = arch::baseRegisters(c);
   for (size_t r = 0; r < c.tensors.size(); ++r) {
     const arch::ChainTensor& t = c.tensors[r];
+    if (regs[r] < 0) continue;
     const bool in = t.role == arch::ChainRole::Input;
-    section(os, in ? "tensor" : "expect", r,
+    section(os, in ? "tensor" : "expect", static_cast<size_t>(regs[r]),
             (in ? inputs : data)[static_cast<size_t>(t.programTensor)]);
   }
   return os.str();
@@ -81,9 +84,10 @@ Result verifyChain(const tc::Program& prog, const std::vector<emit::ChainStageDe
         const std::optional<arch::Dram> dram = o.dram;
         d.runArgs = [plan, axi, dram](uint64_t seed) {
           const std::vector<uint64_t> bases =
-              trialBases(arch::chainTensors(*plan), seed, axi.busBytes);
+              trialBases(arch::memoryTensors(*plan), seed, axi.busBytes);
           const int64_t cycles =
-              arch::chainTiming(*plan, axi, bases, dram ? &*dram : nullptr).cycles;
+              arch::chainTiming(*plan, axi, arch::chainBases(*plan, bases), dram ? &*dram : nullptr)
+                  .cycles;
           return runArgs(bases, cycles, dram);
         };
         d.simulatedCycles = arch::chainTiming(*plan, axi, {}, dram ? &*dram : nullptr).cycles;

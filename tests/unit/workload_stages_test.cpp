@@ -179,7 +179,10 @@ TEST(ChainPlan, TensorsRegistersAndCyclesOfTheMlpBlock) {
   const std::vector<emit::ChainStageDesign> s = stageDesigns(p, mem);
   ASSERT_EQ(s.size(), 2u);
   const arch::AxiOptions o = arch::axiOptions(mem);
-  const arch::ChainPlan c = emit::chainDesignPlan(p, s, "mlp_x", o.busBytes);
+  arch::ChainPlan c = emit::chainDesignPlan(p, s, "mlp_x", o.busBytes);
+  // No buffer limit: the chain's RAM holds R (below); here every tensor is in memory.
+  EXPECT_TRUE(c.tensors[1].onChip);
+  arch::placeOnChip(c, 0, o.busBytes, o.addrBits);
   std::vector<std::string> regs;
   for (const arch::ChainTensor& t : c.tensors)
     regs.push_back(t.tensor.name + ":" + arch::toString(t.role) + ":" +
@@ -236,6 +239,8 @@ TEST(ChainPlan, IntermediatesOnChipWhenTheyFit) {
   const arch::AxiOptions o = arch::axiOptions(mem);
   arch::ChainPlan c = emit::chainDesignPlan(p, s, "mlp_x", o.busBytes);
   ASSERT_EQ(c.tensors[1].tensor.name, "R"); // 8 x 8 int32: 256 bytes
+  arch::placeOnChip(c, 0, o.busBytes, o.addrBits);
+  EXPECT_FALSE(c.tensors[1].onChip);
   const arch::ChainTiming inMemory = arch::chainTiming(c, o);
   arch::placeOnChip(c, 255, o.busBytes, 32);
   EXPECT_FALSE(c.tensors[1].onChip);

@@ -62,8 +62,17 @@ void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t ad
 /// Where the stages find on-chip tensor `r`: the select bit and its offset.
 uint64_t onChipAddress(const ChainPlan& c, size_t r);
 
-/// The chain's tensors in base-register order.
+/// The chain's tensors in order (outputs, intermediates, inputs), on chip or not.
 std::vector<MovedTensor> chainTensors(const ChainPlan& c);
+
+/// The tensors in memory, in base-register order (the host's registers: the chain's tensors
+/// without the on-chip ones), and each chain tensor's register (-1: on chip).
+std::vector<MovedTensor> memoryTensors(const ChainPlan& c);
+std::vector<int> baseRegisters(const ChainPlan& c);
+
+/// Every chain tensor's address from the memory tensors' `bases` (base-register order): the
+/// on-chip ones at onChipAddress.
+std::vector<uint64_t> chainBases(const ChainPlan& c, const std::vector<uint64_t>& bases);
 
 /// Stage `k`'s base addresses, picked from the chain's.
 std::vector<uint64_t> stageBases(const ChainPlan& c, size_t k, const std::vector<uint64_t>& bases);

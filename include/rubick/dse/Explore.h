@@ -33,6 +33,7 @@
 #include "rubick/ir/AccessEntry.h"
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <set>
 #include <string>
@@ -56,6 +57,13 @@ struct Constraints {
   /// External memory (docs/memory.md); when enabled every design gets the buffer tiling with
   /// the fewest cycles, and latency, utilisation and buffer are those of the whole run.
   MemorySystem memory;
+  /// A chain's on-chip RAM for its intermediates (docs/fusion.md): bytes; -1: bufferBytes
+  /// (no limit when that is 0); 0: every intermediate through memory.
+  int64_t chipBytes = -1;
+  int64_t chipBudget() const {
+    if (chipBytes >= 0) return chipBytes;
+    return bufferBytes > 0 ? bufferBytes : std::numeric_limits<int64_t>::max();
+  }
 };
 
 struct DesignPoint {
