@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Error of the fixed-point attention numerics (not a test: it prints figures). For random int8
 // Q, K, V it compares the bit-exact model of the hardware, attentionFixed (one block of all keys,
 // and the online algorithm over blocks of 16 keys), with attention in double precision on the

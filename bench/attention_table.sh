@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The attention pipeline's measured table (docs/attention.md, "Measured"): for each case the
 # rank-1 pipeline by latency at that block size and vector width on 8x8 arrays, verified in
 # Verilator (every output bit-exact, measured cycles = predicted), with the explorer's phase

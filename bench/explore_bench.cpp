@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmark of `rubick explore` (not a test: it prints figures, it asserts nothing about time).
 //
 //   build/bench/explore_bench            all cases

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Time, peak memory and designs/s of `rubick explore` as the design count grows (8x8, the 4..16
 # and 4..32 ranges of arrays), with every design written by --csv (4..16: a 577 MB file in a
 # temporary directory, removed after), and as the array grows (GEMM 256^3 on 128x128); then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How well the explorer's memory model ranks designs (not a test: it prints figures).
 //
 //   build/bench/memory_model            all cases

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The PIM model's table (docs/pim.md, "What the presets give"): GEMV 4096^2 and GEMM 256^3 on
 # the aim, hbm-pim, logic-die and upmem presets, rank 1 of each with its cycles, time, roofline, bank
 # bandwidth, row hits and where every tensor lives, and the explore time of each run.

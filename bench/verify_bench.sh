@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Verification benchmark: how long `rubick verify` takes to build a design in Verilator and how
 # fast the simulation runs, for GEMM output-stationary systolic designs
 # (C=stationary, A=X-systolic, B=Y-systolic) on 4x4, 8x8 and 16x16 arrays, up to GEMM 256^3 on

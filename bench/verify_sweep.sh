@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The whole `rubick verify examples/gemm.tc --all` sweep (8406 designs of GEMM 64^3 on 8x8 at
 # the time of writing), run in pieces so it can stop and resume: each piece is
 # `--all --skip S --limit N`, and one line per piece is appended to the results file. A piece

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUT, a C++ source holding every DIR/*.EXT file as a string, keyed by its name without
 # the extension, so that rubick needs no installed data files. Run with -DDIR=<dir>
 # -DEXT=<extensions, comma-separated: v, or cpp,h> -DFUNC=<function> -DOUT=<file.cpp>.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the whole front end on arbitrary bytes.
 //
 // A rubick::Error is the expected answer to bad input. Anything else is a bug and aborts: another

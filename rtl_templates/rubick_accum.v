@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_accum: in-place accumulator (the output-stationary PE register).
 //
 // Timing: one cycle. At every clock edge

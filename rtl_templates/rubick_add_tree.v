@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_add_tree: pipelined reduction tree of N signed inputs: their sum (an adder tree), their
 // maximum or their minimum.
 //

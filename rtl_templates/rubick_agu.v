@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_agu: address generator for the outer time loops, built from adders only.
 //
 // It keeps base, the part of a bank address contributed by the outer time stamps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_axi_rd: AXI4 read master engine. Takes commands (byte address, length in beats), splits
 // each into INCR bursts of at most MAX_BURST beats that never cross a 4 KiB boundary, keeps up
 // to MAX_OUTSTANDING bursts in flight and returns the data in order on a valid/ready stream,

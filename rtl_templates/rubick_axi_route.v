@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_axi_route: one AXI4 slave port (from a master such as rubick_axi_rd / rubick_axi_wr)
 // routed to two AXI4 master ports, m0_axi_* (external memory) and m1_axi_* (e.g. a
 // rubick_scratch), per burst by one address bit, so that a chain of accelerator stages can keep

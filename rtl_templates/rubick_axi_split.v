@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_axi_split: splits one wide AXI4 slave port into WAYS AXI4 master ports of PORT_W bits
 // that work in lock-step, so that a memory system wider than AXI4's widest data bus (1024 bits)
 // can be built of several ports side by side (like the pseudo-channels of an HBM stack) behind

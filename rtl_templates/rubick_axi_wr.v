@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_axi_wr: AXI4 write master engine. Takes commands (byte address, length in beats) and a
 // data stream, splits each command into INCR bursts of at most MAX_BURST beats that never cross
 // a 4 KiB boundary (the same rule as rubick_axi_rd), keeps up to MAX_OUTSTANDING bursts in

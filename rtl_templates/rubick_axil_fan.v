@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_axil_fan: one AXI4-Lite slave port fanned out to N AXI4-Lite master ports, so that one
 // host control interface drives N identical units (e.g. N rubick_axil_regs register files) that
 // must all get the same register writes and then run in lock-step. Every write goes to every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_axil_host: AXI4-Lite slave (32-bit data) that is a memory-mapped window onto the
 // word-addressed host port of a processing-in-memory (PIM) top (host_we / host_wunit /
 // host_wall / host_wtensor / host_wbank / host_waddr / host_wdata, host_re / host_runit /

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_axil_regs: AXI4-Lite control slave of an accelerator: start, interrupt enable, done /
 // busy / error status, interrupt status, a cycle counter and N_BASE 64-bit base addresses.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_bank: simple dual-port synchronous RAM, one read port and one write port, written so
 // that FPGA tools infer block RAM (Yosys: a $mem with one synchronous read port with enable).
 //

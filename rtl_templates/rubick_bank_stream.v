@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_bank_stream: the DRAM side of a processing-in-memory (PIM) stream unit (docs/pim.md,
 // "Units that read in place"): walks a contiguous region of the unit's own banks column by
 // column in row order, reading its read columns into a FIFO the unit's array takes them from and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_buf_seq: buffer-level sequencer of a design whose tensors live in external memory
 // (docs/memory.md). It walks the buffer tiles, tells the core when to compute one, tells each
 // tensor's DMA engines when to load or store which tile, and keeps each tensor's ping-pong half.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_clock_gate: a latch-based integrated clock gate (ICG), the cell an ASIC library offers
 // under names like CKLNQD or dlclkp: gclk = clk & en_l, en_l = en | test_en latched while clk
 // is low. A PIM stream unit stops its core with it in the cycles whose words have not arrived

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_ctrl: controller of the tile schedule (docs/cost-model.md): a cycle counter tau that
 // runs TAU_FIRST..TAU_LAST inside a tile, and an odometer of outer time stamps that steps from
 // tile to tile. A tile starts INTERVAL cycles after the previous one; with INTERVAL below the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dma_gather: reads one output tile out of its banks, one write group per cycle, as a
 // stream of groups (the mirror of the input path's scatter). The groups follow the tensor's DMA
 // map (include/rubick/arch/DmaMap.h): the tile is ROWS x COLS, row-major; a group is LANES

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dma_pack: packs the groups of a tile's rows into bus beats with byte strobes, each row
 // realigned to its start address (part of rubick_dma_wr). A group carries up to LANES
 // consecutive elements of one row: in_count of them are written (a prefix; 0: nothing, the

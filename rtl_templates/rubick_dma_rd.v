@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dma_rd: DMA input engine. Reads one tile (ROWS x COLS elements of ELEM_W bits, plain
 // row-major in memory) over AXI4 and produces its write groups in group order (gr outer, gc
 // inner): LANES consecutive columns of one row (ROW_LANES = 0, groups ROWS x ceil(COLS/LANES))

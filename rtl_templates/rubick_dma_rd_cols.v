@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dma_rd_cols: the column-lanes half of rubick_dma_rd (see there for the ports and the
 // timing). Reads the tile row by row, one read command per row, realigns each row's beats to
 // its first element and cuts the element stream into write groups of LANES consecutive columns

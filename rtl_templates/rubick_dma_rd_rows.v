@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dma_rd_rows: the row-lanes half of rubick_dma_rd (a corner turn; see there for the
 // ports). The tile is read in blocks of LANES rows x W = BLOCK_BEATS*EPB columns (EPB =
 // DATA_W/ELEM_W elements per beat), block row gr outer, then column chunk c, then the block's

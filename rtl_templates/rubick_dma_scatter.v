@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dma_scatter: write groups -> bank writes, following a DMA map (include/rubick/arch/
 // DmaMap.h). Group (gr, gc) is taken in group order (gr outer, gc inner); lane l, copy c goes to
 //

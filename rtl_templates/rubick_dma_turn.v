@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dma_turn: the reverse corner turn of rubick_dma_wr for row lanes. Its input groups are
 // columns of LANES rows (lane l = row gr * LANES + l of column gc; gr outer, gc inner); its
 // output groups are LANES consecutive columns of one row, rows in order, for rubick_dma_pack.

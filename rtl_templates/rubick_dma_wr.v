@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dma_wr: writes one output tile, arriving as a stream of write groups (from
 // rubick_dma_gather), to memory in row-major layout over AXI4 (through rubick_axi_wr). Exactly
 // the elements inside rows_valid x cols_valid are written: every byte outside them keeps its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_exp: the softmax exponential, exp(-d / 2^EXP_FRAC) in Q0.15 for a distance d >= 0.
 //
 // Timing: one cycle. At every clock edge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_hold: a held (stationary) register, loaded once and kept.
 //
 // Timing: one cycle. At every clock edge q <= load ? d : q. No reset: q is undefined until the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_mul: the PE multiplier, a registered signed product of N operands (N in 1..4).
 //
 // Timing: one cycle. At every clock edge

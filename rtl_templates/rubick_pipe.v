@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_pipe: one stage of a systolic data chain (a plain register).
 //
 // Timing: one cycle. At every clock edge q <= d. No reset: q is undefined until the first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_psum: one stage of a systolic partial-sum chain (or of a running maximum or minimum).
 //
 // Timing: one cycle. At every clock edge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_recip: the reciprocal floor(2^32 / b) of the softmax row sum, by sequential restoring
 // division, one quotient bit per cycle.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_scale: rounding, saturating fixed-point scale, sat((a * b + 2^(SHIFT-1)) >>> SHIFT).
 //
 // Timing: one cycle. At every clock edge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_scratch: AXI4 slave RAM of DEPTH words of DATA_BYTES bytes (a scratchpad), so that a
 // chain of accelerator stages can keep intermediate tensors on chip instead of in external
 // memory. Its cycle behaviour is exactly that of the testbench memory model

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_stream_port: the core side of a processing-in-memory (PIM) stream unit (docs/pim.md,
 // "Units that read in place"): hands the words of rubick_bank_stream's column stream to the
 // core's NP read ports of one tensor, in the order the core reads them, in place of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_stream_wport: the output side of a processing-in-memory (PIM) stream unit (docs/pim.md,
 // "Units that read in place"): collects the words the core's NP output ports write, in the order
 // it writes them, into the columns of rubick_bank_stream's write stream (its write columns, in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_vec_reg: a register file holding a small vector of N elements (an epilogue operand such
 // as a bias b(j)), written by a DMA write-group stream and read by NR combinational read ports.
 // It stands in for rubick_dma_scatter and banks where a vector is small enough for registers: its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer target (clang, ASan+UBSan) into build-fuzz/ and runs it.
 # Usage: scripts/fuzz.sh [RUNS]   (default 1000000 executions in total, split over the jobs)
 #   FUZZ_JOBS      parallel fuzzing processes (default: number of cores)

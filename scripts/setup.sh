@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs rubick's Debian dependencies (only the missing ones) and builds it into build/.
 # Idempotent; safe to rerun. Needs root (or sudo) only when something must be installed.
 #   RUBICK_BUILD_DIR   build directory (default: build)

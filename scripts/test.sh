@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the test suite: the normal build's ctest (every label but sim-long, the long simulation
 # sweeps: `ctest --test-dir build -L sim-long` runs those), then the fast labels (unit, golden,
 # errors) again under AddressSanitizer + UndefinedBehaviorSanitizer (the unit tests there as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_axi_mem.h: an AXI4 slave memory for Verilator testbenches. Header-only, standard C++17
 // and built-in types only, so that it compiles into rubick's tests and, written next to the
 // simulation runtime's harness, into `rubick verify` (embedded like the rest of sim_templates/).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick's testbench, the per-design part: the pins of the Verilated model (--prefix Vdut).
 // The model itself is opened and closed by rubick_dut_core.h.
 // `rubick verify` writes it next to every design as dut.cpp; rubick_harness.cpp, compiled

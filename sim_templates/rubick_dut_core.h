@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_dut_core.h: what both per-design testbench parts (rubick_dut.cpp, rubick_mem_dut.cpp)
 // share: the Verilated model (--prefix Vdut) with its context and optional FST trace, opened
 // and closed. `rubick verify` writes it next to each design's dut.cpp.

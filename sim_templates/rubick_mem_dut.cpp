@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick's testbench for designs with a memory system, the per-design part: the pins of the
 // Verilated `<name>_top` (--prefix Vdut): aclk, aresetn, the AXI4-Lite slave s_axil_*, the AXI4
 // master port(s) (m_axi_*, or m00_axi_*, m01_axi_*, ... in lock-step) and irq. `rubick verify`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick's self-checking testbench for designs with a memory system, the design-independent
 // part: `rubick verify` compiles it once per work directory (WORK/.runtime/) and links it with
 // each design's model and its rubick_mem_dut.cpp, which drives the pins.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_pim_bank.h: the DRAM banks of one processing-in-memory unit (docs/pim.md) for
 // Verilator testbenches: their contents, each bank's open row, the commands a unit issues
 // (ACT, PRE, RD, WR) with their timings in unit cycles, and the read data CL cycles after its RD.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick's testbench for processing-in-memory designs (docs/pim.md), the per-design part: the
 // pins of the Verilated `<top>_axil` (--prefix Vdut): aclk, aresetn, the AXI4-Lite control and
 // host-window slaves, irq, and one DRAM command port per unit (ACT, PRE, RD and WR: a WR is

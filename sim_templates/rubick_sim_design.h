@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_sim_design.h: the tensors of design.json as both testbench cores (rubick_harness.cpp,
 // rubick_mem_harness.cpp) read them. Header-only; `rubick verify` writes it beside them in the
 // shared runtime.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick_sim_values.h: what both testbench cores (rubick_harness.cpp, rubick_mem_harness.cpp)
 // do with values: wrap to a width, name an element, read the stimulus file. Header-only,
 // standard C++; `rubick verify` writes it beside them in the shared runtime.

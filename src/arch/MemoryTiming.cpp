@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/arch/MemoryTiming.h"
 
 #include "TimingParts.h"

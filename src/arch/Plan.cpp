@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // From a design (dataflow + entries) to its microarchitecture. Every number here follows
 // dse/Schedule.h; the consistency with the cost model is a unit test.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the fixed-latency prediction (MemoryTiming.cpp) and the DRAM one (DramTiming.cpp) share:
 // the bus and engines a plan is timed with, one transfer's cycles, and the breakdown of a run.

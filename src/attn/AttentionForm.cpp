@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Structural matching of the six attention statements (see AttentionForm.h).
 
 #include "rubick/attn/AttentionForm.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Packing the vector passes' items into W lanes per cycle without bank conflicts.
 
 #include "rubick/attn/LaneSchedule.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exploring the fused attention pipeline: block sizes x the best designs of each GEMM.
 
 #include "rubick/attn/Pipeline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Costing one attention pipeline (see PipelineCost.h).
 
 #include "PipelineCost.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Costing one attention pipeline (block size, lanes, two GEMM designs), shared by the explorer
 // (Pipeline.cpp), which costs every combination, and the lookup by spec (SelectPipeline.cpp),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The attention pipeline's memory plan (see PipelineMemory.h).
 
 #include "rubick/attn/PipelineMemory.h"

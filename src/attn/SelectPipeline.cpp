@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Naming and choosing an attention pipeline (see SelectPipeline.h).
 
 #include "rubick/attn/SelectPipeline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Brute force over space-time matrices: every S with coefficients in [-bound, bound], legality
 // checked point by point on the domain, then decomposed. The reference the IR search is
 // compared against; it shares only the bookkeeping (Recorder) and the tiling odometer.

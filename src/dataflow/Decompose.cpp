@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Decomposition, step by step for one tensor reference T with access A_T:
 //   1. X = S_c^-1 (S completed to 3x3); inner coordinates u = X ((x,y,t1) - offset).
 //   2. M_T = A_T,inner X over (x, y, t1), plus the outer part A_T,outer and a constant.

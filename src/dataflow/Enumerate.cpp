@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared parts of the dataflow-space searches: inner loop choices, tilings, bookkeeping.
 
 #include "rubick/dataflow/Enumerate.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IR-space search (theory §3), per choice of inner loops and constant axes:
 //
 //   1. per access T: the completed access matrix A_T (3 columns) and its null space N_T; the

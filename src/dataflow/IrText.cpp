@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/dataflow/IrText.h"
 
 #include "rubick/dataflow/Banks.h"

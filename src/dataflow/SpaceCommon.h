@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pieces shared by the two searches of the dataflow space (private to src/dataflow).
 

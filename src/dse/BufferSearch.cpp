@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Choosing a design's buffer-level tiling (include/rubick/dse/BufferSearch.h): the candidates,
 // the search's key, and the plain search that evaluates every candidate. The best-first search
 // is in BufferSearchBestFirst.cpp, the cache in BufferSearchCache.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The buffer-tiling search, best first (include/rubick/dse/BufferSearch.h). Every candidate's
 // sizes get a lower bound of their cycles, whatever the order of the levels; candidates are then
 // evaluated in the bound's order until the bound exceeds the best cycles found, so the result is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The buffer search's cache (include/rubick/dse/BufferSearch.h); its lookups are
 // detail::cached in BufferSearchCommon.h.
 

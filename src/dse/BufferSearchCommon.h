@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pieces shared by the buffer-tiling search, its reference and its cache (private to src/dse).
 

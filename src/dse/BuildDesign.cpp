@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // From a written dataflow to its design with no search at all (see Select.h).
 
 #include "ExploreCommon.h"

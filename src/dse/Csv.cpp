@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick explore --csv`: one row per design for spreadsheets and scripts. Fields are quoted as
 // RFC 4180 says (a field holding a comma, quote or line break is quoted, quotes doubled); the
 // dataflow spec is always quoted since it always holds commas. Lines end in LF, which every CSV

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/dse/Explore.h"
 
 #include "ExploreCommon.h"

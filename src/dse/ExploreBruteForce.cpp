@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference for the explorer: per array shape, every space-time matrix with coefficients in
 // [-1, 1] is analysed on its own (nonsingular? each tensor's movement, reuse space and entry by
 // decomposition) before the same tilings, metrics and constraints. No pruning in IR space.

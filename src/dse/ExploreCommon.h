@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pieces shared by the IR-space explorer and its brute-force reference (private to src/dse).
 

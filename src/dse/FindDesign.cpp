@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // From a design ID to its design without costing the whole space (see Select.h).
 
 #include "ExploreCommon.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick explore --json`: every design in full detail. nlohmann::ordered_json keeps keys in
 // the order written here, and doubles go through roundSignificant, so the same designs always
 // give the same bytes.

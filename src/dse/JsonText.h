@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What explore's JSON files share (src/dse/Json.cpp, src/dse/PimJson.cpp): compact one-line
 // values, and the opening lines every such file starts with (how rubick recognises the files

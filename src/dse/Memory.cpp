@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory model's pieces (include/rubick/dse/Memory.h); the cycle sum itself is in
 // MemoryClosedForm.cpp.
 

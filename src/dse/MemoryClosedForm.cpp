@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory model's cycle sum in closed form (include/rubick/dse/Memory.h). Tiles are grouped by
 // the class of each level's index (first, middle, next to last, last): within a class every term
 // of the sum is the same, so the sum costs at most 4^levels terms, whatever the tile count. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pieces shared by the closed-form memory model and its tile-by-tile reference (private).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory model tile by tile: the reference that tests compare evaluateMemory against.
 
 #include "MemoryCommon.h"

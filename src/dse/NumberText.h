@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Locale-independent number text for the report files (--json, --csv, --plot). Doubles are
 // rounded to a few significant digits before printing so that a file does not change with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick explore --plot`: latency against wires (or area) as a standalone SVG a browser shows
 // as is. Every design is a grey dot (hover for its id, metrics and dataflow), Pareto-optimal
 // designs are red, and the front of this 2-D projection is a staircase through them. An axis

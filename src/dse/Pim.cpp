@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A PIM unit's banks (include/rubick/dse/Pim.h, docs/pim.md): what a row costs a unit that
 // copies tiles (its memory model) and one that reads in place (its stream).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PIM search (include/rubick/dse/Pim.h, docs/pim.md, "The model"): every spread of the
 // loops over the units; per spread one unit's share, explored on the unit's array and costed
 // with its banks; the host's part added.

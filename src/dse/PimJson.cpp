@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick explore --target <a PIM target> --json`: the system and the ranked PIM designs, laid
 // out as explore's other JSON (src/dse/Json.cpp): header fields one per line, one design per
 // line, doubles rounded so that the same designs always give the same bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ranked table of `rubick explore --target <a PIM target>` (docs/pim.md, "Reading the
 // table").
 

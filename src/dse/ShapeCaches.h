@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The buffer-search caches of an explore run, one per array shape (private to src/dse).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ranked table `rubick explore` prints.
 
 #include "rubick/dataflow/Decompose.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Target files and cost tables. Both are small hand-edited JSON files, so every mistake is
 // reported with the file and the field, including misspelt field names: a silently ignored
 // "max_fanot" would give a wrong answer that looks right. Keys starting with '_' are comments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How soon a tile may start after the previous one (docs/cost-model.md, "Overlapped tiles").
 // Two consecutive tiles n and n+1 = n + I may share a cycle as long as every resource serves at
 // most one of them: each is busy over a window of the tile (PortWindows.h), so I must be at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The attention top's control and storage: the sequencer of fixed-length phases, the Q, K, V
 // and O stores with the host port, and the ROM tables of the passes' lane schedules.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // design.json and README sections of an attention pipeline with an external memory (see
 // AttentionMemoryPackage.h).
 

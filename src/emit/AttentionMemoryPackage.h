@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The parts of an attention pipeline's package that differ with an external memory (private to
 // src/emit): design.json's memory fields and tensors, and the README's interface, protocol and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything `rubick emit` writes for an attention pipeline: the two GEMM designs (packaged as
 // single designs under the prefixes <name>_g1 and <name>_g2), the vector unit, the pipeline top,
 // and the pipeline's design.json and README.md.
@@ -101,7 +102,7 @@ std::string readme(const tc::Program& prog, const attn::AttentionForm& f,
           "accumulate) + normalise) = "
        << f.heads << " x " << t.perHead() << " = " << pt.latency << ".\n\n";
   }
-  os << "## Files\n\n"
+  os << detail::readmeTerms() << "## Files\n\n"
      << "`gemm1/` and `gemm2/` describe each array as a single design (its `README.md` and "
         "`design.json`); their Verilog is in `rtl/` with the rest.\n\n";
   for (const std::string& file : files)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The attention top's passes: query and copy (stores into the arrays' banks), row max and exp
 // (scores to the vector unit, E into GEMM 2), accumulate (U to the vector unit), normalise
 // (the vector unit's U_acc / l into the O store).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The attention top's connections: the GEMM arrays' W-lane host ports, driven by the passes
 // while each array is idle, and the vector unit's instance.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "AttentionTables.h"
 
 #include "rubick/arch/HostMap.h"

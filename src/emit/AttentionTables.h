@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The (bank, address) sequences the attention pipeline walks through its GEMM arrays' host
 // ports, taken from each array's host map and stored in the pipeline top as ROM tables

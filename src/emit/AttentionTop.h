@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The attention pipeline's top module: host port, query/key/value stores and the output store,
 // the two GEMM arrays (driven through their host ports), the ROM tables, the vector unit and

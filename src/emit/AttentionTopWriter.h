@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The sections of the attention pipeline's top (src/emit/AttentionTop.cpp), private to
 // src/emit. One writer holds the parameters, the widths every section shares and the signals

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The AXI4 master and AXI4-Lite slave signals as the memory-system tops declare and wire them
 // (private to src/emit: MemoryTop.cpp, ChainTop.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The files of a chain built as hardware: every stage's modules, the chain's top, design.json
 // and README.md.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The epilogue stage of a memory design (private to src/emit; docs/hardware.md, "Epilogues"):
 // `<name>_epilogue` sits between the output's rubick_dma_gather and rubick_dma_wr. It walks the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `rubick emit` writes for a design whose tensors live in external memory: the core for
 // one buffer tile, the top with its AXI interfaces, design.json with the register map, and a
 // README that says how to drive it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The files of a design with a memory system (private to src/emit; emit::package calls it for
 // designs with a buffer tiling).

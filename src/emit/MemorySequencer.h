@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The buffer-level sequencer's instance in a memory design's top (private to src/emit): it
 // declares, per tensor, the wires the top's engines and core use (<id>_half, <id>_acc_zero,

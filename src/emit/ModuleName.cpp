@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/emit/ModuleName.h"
 
 #include "rubick/support/Diagnostic.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/emit/Package.h"
 
 #include "MemoryPackage.h"
@@ -157,7 +158,7 @@ std::string readme(const arch::Plan& plan, const dse::DesignPoint& pt, const std
      << "Values are two's complement. Inputs are stored in their width; products and sums are "
         "exact in the accumulator; an output keeps the low bits of its declared type (wrapping), "
         "so partial sums that meet in an output bank stay exact modulo that width.\n\n"
-     << "## Files\n\n";
+     << detail::readmeTerms() << "## Files\n\n";
   for (const std::string& f : files)
     os << "- `" << f << "`\n";
   os << "\n## Checking and simulating\n\n"

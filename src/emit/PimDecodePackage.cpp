@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The files of an attention decode on PIM units (include/rubick/emit/PimDecode.h): the two
 // designs' packages, joined by the decode top, with one design.json for the PIM harness.
 
@@ -5,6 +6,7 @@
 
 #include "PimDecodeTop.h"
 #include "PimUnit.h"
+#include "ReadmeText.h"
 
 #include "rubick/arch/Plan.h"
 #include "rubick/dataflow/StatementView.h"
@@ -94,7 +96,7 @@ std::string readme(const std::string& name, const PimDecodePlan& plan,
         "cycle after `host_re`). K and V lie in every unit's banks as `design.json` `stream` "
         "lists them, block by block: the block's K in `decode.score_rows` rows, then its V in "
         "`decode.value_rows` rows.\n\n"
-     << detail::axilReadme(top, ports) << "## Files\n\n";
+     << detail::axilReadme(top, ports) << detail::readmeTerms() << "## Files\n\n";
   for (const std::string& f : files)
     os << "- `" << f << "`\n";
   os << "\n## Checking\n\n"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which two PIM designs an attention decode runs (include/rubick/emit/PimDecode.h).
 
 #include "rubick/emit/PimDecode.h"

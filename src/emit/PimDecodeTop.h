@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Verilog of an attention decode on PIM units (private to src/emit): `<name>_decode`, the
 // scores' and the values' PIM tops sharing every unit's banks, and a sequencer with a one-lane

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `rubick emit` writes for a PIM design of units with a DMA (docs/pim.md, "Units with a
 // DMA"): the unit's memory-system design whose memory is its banks, with design.json's `pim`
 // block (the banks, where every tensor lies in them) and the README's section on them.

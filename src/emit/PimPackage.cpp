@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/emit/Pim.h"
 
 #include "PimTop.h"
 #include "PimUnit.h"
+#include "ReadmeText.h"
 #include "VerilogHostPorts.h"
 
 #include "rubick/arch/CoreReads.h"
@@ -90,7 +92,8 @@ std::string readme(const arch::Plan& plan, const dse::PimDesign& d, const dse::P
      << "3. Pulse `start`; wait for `done`.\n"
      << "4. Read every output element at its places (on chip, or in the write columns of the "
         "banks); where several units hold one (a spread reduction loop), add their words.\n\n"
-     << detail::axilReadme(top, detail::pimPorts(plan, sh)) << "## Files\n\n";
+     << detail::axilReadme(top, detail::pimPorts(plan, sh)) << detail::readmeTerms()
+     << "## Files\n\n";
   for (const std::string& f : files)
     os << "- `" << f << "`\n";
   os << "\n## Checking\n\n"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Verilog of a processing-in-memory stream design above its unit core (private to
 // src/emit): `<name>_unit` (the core on a gated clock, its stream port, its banks' reader) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A PIM design's unit as numbers, whether the hardware builds it, and its replayed run
 // (include/rubick/emit/Pim.h, src/emit/PimUnit.h).
 

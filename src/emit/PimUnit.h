@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A PIM design's unit as numbers (private to src/emit): its plan, which tensors stream, the
 // core's reads and writes, the stream's columns and its run replayed; what packagePim writes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Text the READMEs of emitted designs and pipelines share (private to src/emit).
 
@@ -29,10 +30,19 @@ inline std::string readmeMemoryProtocol(const std::string& outputs) {
          "an AXI response was not OKAY.\n\n";
 }
 
+/// Under which terms the folder may be used (docs/license.md), before its list of files.
+inline std::string readmeTerms() {
+  return "## Terms\n\n"
+         "Every file here is under the Apache License 2.0 (`SPDX-License-Identifier: Apache-2.0` "
+         "in each Verilog file): the generated modules and the rubick_* templates copied from "
+         "rubick alike. You may use, change and ship them, in open or closed designs, on FPGAs "
+         "and in silicon; keep the licence notices in the files you pass on.\n\n";
+}
+
 /// The README's last sections: every file, then how to lint, compile and synthesize `top`.
 inline std::string readmeFilesAndChecking(const std::vector<std::string>& files,
                                           const std::string& top) {
-  std::string s = "## Files\n\n";
+  std::string s = readmeTerms() + "## Files\n\n";
   for (const std::string& f : files)
     s += "- `" + f + "`\n";
   return s + "\n## Checking\n\n    verilator --lint-only -Wall -f filelist.f --top-module " + top +

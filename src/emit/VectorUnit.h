@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The attention pipeline's vector unit: the per-row state (running max m, alpha, running sum
 // l, U_acc) and its arithmetic, W lanes (elements) per cycle in the row max, exp and accumulate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The host ports of a design without a memory system: the host writes input banks and reads
 // output banks while the controller is idle (private to src/emit).

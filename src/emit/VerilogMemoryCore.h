@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The parts of a memory design's core that differ from a host-loaded one (private to src/emit):
 // every bank is a ping-pong pair of rubick_bank instances. The core uses the half its tensor's

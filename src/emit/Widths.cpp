@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "Widths.h"
 
 #include <algorithm>
@@ -24,12 +25,14 @@ int64_t timeWidth(const arch::Plan& pl) {
     int64_t hop = 0;
     for (int64_t h : t.hop0)
       hop = std::max(hop, std::abs(h));
-    extra = std::max(extra, std::abs(t.teMin) + std::abs(t.teMax) + hop + pl.p + pl.q +
-                                t.treeDepth + 4);
+    extra = std::max(extra,
+                     std::abs(t.teMin) + std::abs(t.teMax) + hop + pl.p + pl.q + t.treeDepth + 4);
   }
   return arch::bitsFor(bound + extra + 1) + 2;
 }
 
-bool limitVaries(const arch::Coordinate& c) { return c.outerDim >= 0 && c.lastLimit != c.factor; }
+bool limitVaries(const arch::Coordinate& c) {
+  return c.outerDim >= 0 && c.lastLimit != c.factor;
+}
 
 } // namespace rubick::emit::detail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Widths shared by the array and top writers (private to src/emit).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/frontend/Parser.h"
 
 #include "rubick/frontend/Lexer.h"

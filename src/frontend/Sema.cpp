@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Semantic analysis of one TC def: Module (syntax) -> Program (checked plain data).
 // The order of checks follows the def: declarations, sizes, then each statement in turn
 // (names, affine indices, ranges, bounds, inferred shapes), so the first error reported is the

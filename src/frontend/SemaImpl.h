@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The semantic analyser, private to src/frontend. One class walks a def in the order of the
 // checks (src/frontend/Sema.cpp); its members live in one file per concern: Sema.cpp

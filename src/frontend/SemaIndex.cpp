@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Semantic analysis: affine index expressions (integer coefficients per index, overflow-checked)
 // and the reads of a statement.
 

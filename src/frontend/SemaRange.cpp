@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Semantic analysis: index ranges (from `where`, from the dimensions an index addresses, or
 // solved from affine accesses) and the bounds check of every access.
 

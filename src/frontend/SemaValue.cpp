@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Semantic analysis: value trees of right-hand sides and the element types they produce.
 
 #include "SemaImpl.h"

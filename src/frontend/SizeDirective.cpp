@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/frontend/SizeDirective.h"
 
 #include "rubick/frontend/Sema.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/linalg/Rational.h"
 
 namespace rubick {

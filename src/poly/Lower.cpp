@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lowering a checked program to isl: the plain loop ranges and affine indices become an isl set
 // per statement and an isl map per access. isl text is built with placeholder names (S0, T0,
 // i0, ...) so that no user name can collide with isl syntax; the user's names are put back

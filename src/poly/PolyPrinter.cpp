@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text form of the polyhedral model, for `rubick dump --poly` and its golden tests.
 
 #include "rubick/poly/PolyProgram.h"

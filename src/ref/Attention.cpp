@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/ref/Attention.h"
 
 #include "rubick/ref/Fixed.h"

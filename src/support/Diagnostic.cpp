@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/support/Diagnostic.h"
 
 #include "rubick/support/Printable.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "rubick/support/Process.h"
 
 #include "rubick/support/Interrupt.h"

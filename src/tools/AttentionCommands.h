@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `rubick emit` and `rubick verify` of an attention program as one fused pipeline (the emit and
 // verify commands hand multi-statement programs here, as explore does).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Chains built as hardware (docs/fusion.md, "Chains as hardware"): the stages' designs the
 // search flags give, and what explore, emit and verify do with them.

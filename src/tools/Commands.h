@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Each subcommand registers itself on the app and returns the action to run when selected.
 

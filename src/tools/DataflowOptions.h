@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Options shared by commands that work on one statement's dataflows: --array, --stmt,
 // --dataflow.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick dump`: print what the front end and the polyhedral model make of a program.
 
 #include "Commands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The dataflow-level views of `rubick dump`: --ir, --space and --plan.
 

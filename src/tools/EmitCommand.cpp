@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick emit`: Verilog for one design of the explored space.
 
 #include "AttentionCommands.h"

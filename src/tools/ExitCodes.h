@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // rubick's exit statuses, one place for the CLI and docs/user-guide.md ("Exit status").
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick explore`: every legal dataflow of a statement, under constraints, ranked.
 
 #include "AttentionCommands.h"

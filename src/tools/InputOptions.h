@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Options every subcommand shares: the .tc file, --size and --def.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Whole-number flags read strictly: "-1" is not a huge unsigned number, "0" is not "no limit",
 // and the message says what is allowed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "PipelineOptions.h"
 
 #include "rubick/attn/SelectPipeline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Multi-statement programs of the attention form: the pipeline search the explore, emit and
 // verify commands share.

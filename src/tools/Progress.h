@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The progress bar of long searches on stderr. On a terminal it appears once the work has taken
 // more than a second and is redrawn a few times a second at most (one redraw per work item was

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The constraint and search flags `explore` and `emit` share, so that `emit --point ID` searches
 // exactly the space `explore` listed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The flags that name one design or pipeline, shared by `emit` and `verify`: --point, --dataflow,
 // --pipeline and --layout (the rules are the library's: rubick/dse/Select.h,

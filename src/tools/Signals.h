@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // SIGINT and SIGTERM: while the library polls for them (rubick::InterruptScope: verify, writing
 // an output directory) they become rubick::Interrupted, which unwinds through the cleanups and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick verify`: emit designs, simulate them in Verilator, compare with the reference model.
 
 #include "AttentionCommands.h"

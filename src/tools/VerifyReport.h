@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The lines `rubick verify` prints about a verified design, shared by single designs and
 // attention pipelines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rubick command line: a thin driver over the library. Exit statuses are in ExitCodes.h.
 
 #include "Commands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "Files.h"
 
 #include "rubick/support/Diagnostic.h"

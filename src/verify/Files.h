@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Whole-file text I/O for verify's work directories, and the tail of a tool's log for errors.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How verify runs a design with a memory system (docs/verification.md): where each trial puts
 // the tensors in the harness's memory, and the cycles the hardware must take with them there.

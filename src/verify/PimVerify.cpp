@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rubick verify` of processing-in-memory designs (docs/pim.md): the emitted units and top,
 // simulated with a model of every unit's banks (sim_templates/rubick_pim_harness.cpp).
 

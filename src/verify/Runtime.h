@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The design-independent part of every simulation build, compiled once per work directory:
 // Verilator's runtime library (verilated.o, verilated_threads.o, and verilated_fst_c.o with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every verified design goes through, whatever produced its files (a single statement or
 // the attention pipeline): write the emitted files into WORK/<id>/, build them with Verilator

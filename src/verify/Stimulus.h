@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The stimulus of one trial of a single statement (private to src/verify): random inputs of
 // every access from the seed, each wrapped to the width the hardware stores it in, then the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: doc_commands.sh RUBICK SRCDIR list|run [verify|other] [K/N]
 # Every rubick command the documentation shows must run: the lines of README.md and docs/*.md
 # that start with `rubick ` or `build/rubick ` inside a code block (indented by 4 spaces or

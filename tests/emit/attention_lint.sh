@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: attention_lint.sh RUBICK [synth]
 # Emitted attention pipelines (one key block; several blocks with a partial last one; four
 # heads; transposed K and int8 O; vector units of 1, 2, 4 and 8 lanes, also more lanes than

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: dataflow_ids.sh RUBICK [FLAG...]
 # `emit --dataflow SPEC` builds, with no search, the design explore lists for that dataflow:
 # for explore's top designs (--json) and designs from the start, middle and end of its search

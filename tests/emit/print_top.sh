@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: print_top.sh RUBICK emit [emit arguments...]
 # Emits a design into a temporary directory and prints its generated top module (for golden
 # tests), after checking that a second emit gives byte-identical files.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: replace_outdir.sh RUBICK
 # An existing output directory survives a failing emit untouched; one rubick did not write is
 # refused even by a successful emit; rubick's own is replaced (not merged) by a successful one.

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: sweep.sh RUBICK MODE PROGRAM ARRAY SIZES [LIMIT [FLAG...]]
 # Picks, from `rubick explore --csv`, a deterministic sample of designs that together use every
 # access entry the program can use in every role, emits each and checks it:
 #   MODE lint:  verilator --lint-only -Wall prints nothing, and Icarus compiles it;
-#   MODE synth: Yosys synthesizes it (`synth -top`).
+#   MODE synth: Yosys synthesizes it (`synth -top`);
+# and in both modes every Verilog file carries the licence line and README.md its Terms.
 # The sample is a greedy cover (each pick adds the most (role, entry) pairs not yet covered; ties
 # go to the smallest ID), about half as many designs as one per pair. Each design is emitted from
 # its row's dataflow (`emit --dataflow`, no search) and must get the row's ID.
@@ -78,6 +80,12 @@ while IFS=$'\t' read -r id dataflow; do
   got=$(sed -n 's/^  "id": "\(.*\)",$/\1/p' "$out/design.json")
   [ "$got" = "$id" ] || { echo "FAIL $id: emitted from its dataflow as $got"; failed=$((failed + 1)); continue; }
   top=$(sed -n 's/^  "top": "\(.*\)",$/\1/p' "$out/design.json")
+  # The terms (docs/license.md): every Verilog file's licence line, the README's Terms section.
+  unlicensed=$(for f in "$out"/rtl/*.v; do
+    head -n 2 "$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' || basename "$f"
+  done)
+  [ -z "$unlicensed" ] || { echo "FAIL $id: no licence line in $unlicensed"; failed=$((failed + 1)); continue; }
+  grep -q '^## Terms$' "$out/README.md" || { echo "FAIL $id: README without Terms"; failed=$((failed + 1)); continue; }
   case $mode in
   lint)
     lint=$(cd "$out" && verilator --lint-only -Wall -f filelist.f --top-module "$top" 2>&1)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: run_error_case.sh RUBICK CASE
 # CASE.tc holds a bad program; its first line may be `# args: <subcommand and flags>` (default
 # `dump --poly`), and a line `# input: PATH` runs rubick on PATH instead of CASE.tc (for errors

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # One line per golden test: rubick_golden(NAME EXPECTED_FILE ARGS...), run from the source root.
 foreach(example gemm gemv bmm conv2d mttkrp attention gemm_alpha)
   rubick_golden(poly_${example} expected/poly_${example}.txt dump --poly examples/${example}.tc)

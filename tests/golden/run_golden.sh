@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: run_golden.sh EXPECTED_FILE COMMAND [ARGS...]
 # Runs the command and compares its stdout with EXPECTED_FILE; shows the first differences.
 # With RUBICK_UPDATE_GOLDEN=1 the expected file is rewritten instead.

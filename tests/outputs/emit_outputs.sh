@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: emit_outputs.sh RUBICK
 # rubick never replaces what it did not write (docs/user-guide.md, "Output files"): emit into a
 # directory holding a user's file, or onto a regular file, is refused and touches nothing;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: explore_csv_full.sh RUBICK
 # `explore --csv` on a disk that fills up (made deterministic with a 1 MiB file-size limit, so
 # the write fails with EFBIG instead of ENOSPC): the search stops at once with exit status 1 and

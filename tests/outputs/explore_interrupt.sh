@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: explore_interrupt.sh RUBICK SIGNAL
 # SIGNAL (INT or TERM) sent to `rubick explore --csv` while it searches and streams the CSV to
 # its temporary file: rubick stops within a fraction of a second, removes the temporary, leaves

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: verify_interrupt.sh RUBICK SIGNAL
 # SIGNAL (INT or TERM) sent to `rubick verify` while it builds: rubick stops the tools it runs,
 # removes its temporary and half-built directories and exits 128 + the signal's number.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: verify_outputs.sh RUBICK
 # verify refuses a work directory holding files it did not write, and reports a missing
 # external tool by name before creating anything (docs/verification.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared helpers of the AXI engine tests (test_rubick_axi_rd.cpp, test_rubick_axi_wr.cpp):
 // ports as byte vectors, the burst-splitting rule the engines promise, and random commands.
 #pragma once

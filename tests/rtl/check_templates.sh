@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Per-file checks of rtl_templates/ (ctest label rtl). Fails on any diagnostic output.
 #   check_templates.sh MODE TEMPLATE_DIR TEST_DIR
-#   style     one module per file named after the file, header comment first, no date,
+#   style     one module per file named after the file, the SPDX licence line, then the
+#             header comment, no date,
 #             `default_nettype none at the top and `default_nettype wire at the end,
 #             no SystemVerilog-only keywords
 #   lint      verilator --lint-only -Wall on every template alone (with the templates it
@@ -33,7 +35,9 @@ style() { # file module
   local modules
   modules=$(grep -E '^\s*module\s' "$f" | sed -E 's/^\s*module\s+([A-Za-z0-9_]+).*/\1/')
   [ "$modules" = "$m" ] || msg+="expected exactly one module '$m', found: ${modules//$'\n'/ }"$'\n'
-  head -n 1 "$f" | grep -q "^// $m: " || msg+="first line must be '// $m: <what it is>'"$'\n'
+  head -n 1 "$f" | grep -qx "// SPDX-License-Identifier: Apache-2.0" ||
+    msg+="first line must be '// SPDX-License-Identifier: Apache-2.0'"$'\n'
+  sed -n 2p "$f" | grep -q "^// $m: " || msg+="second line must be '// $m: <what it is>'"$'\n'
   grep -qE '(19|20)[0-9]{2}-[01][0-9]-[0-3][0-9]' "$f" && msg+="contains a date"$'\n'
   local first_code
   first_code=$(grep -vE '^\s*(//.*)?$' "$f" | head -n 1)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DMA maps of real designs that the test top tb_rubick_dma_scatter.v is built with: each is
 // derived here again (rubick_lib: explore, plan, host map, arch::deriveDmaMap), so the test can
 // assert that the parameters compiled into the top are still what rubick derives.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // rubick_lib's DRAM row-buffer state (rubick/arch/Dram.h) as the BurstMemory of one DMA engine
 // on a fresh rubick_axi_mem.h in DRAM mode, so that tests can compare the library's engine

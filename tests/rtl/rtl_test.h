@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared helpers for the Verilator unit tests of rtl_templates/: bit-exact values of any width,
 // port access for scalar and wide (VlWide) ports, clocking, stimuli and failure reporting.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_add_tree: one instance per configuration, sums (OP = 0), maxima (OP = 1,
 // outputs max_*) and minima (OP = 2, outputs min_*). Group a (16-bit inputs, mostly 20-bit
 // results) shares in_a, group b (odd widths, truncation) shares in_b, each instance taking the low

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_agu: one instance per configuration, each with its own ports, and a
 // rubick_ctrl driving a rubick_agu the way a design connects them (pair p_*). The
 // configurations are listed in test_rubick_agu.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_axi_route, checked by test_rubick_axi_route.cpp: two routers, each with
 // port 0 brought out (<name>_m0_*, to an AXI memory model in the test) and port 1 on a
 // rubick_scratch inside, and next to each a twin of that scratch on its own port (<name>_d_*),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_axi_split: three splits side by side, each with its own ports (prefix
 // a_, b_, c_ before the template's port names), checked cycle by cycle by
 // test_rubick_axi_split.cpp against a C++ model of the template's header.

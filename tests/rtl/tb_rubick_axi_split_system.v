@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_axi_split in a system: rubick_axi_rd and rubick_axi_wr at DATA_W = 4096
 // behind one rubick_axi_split of 4 ways of 1024 bits (the wide system, ports m_axi_* with the
 // split's packed vectors, to 4 memory models), and the narrow twin: the same engines at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_axi_wr: three engines side by side, each with its own AXI port, checked by
 // test_rubick_axi_wr.cpp against the AXI memory model of sim_templates/rubick_axi_mem.h.
 //   w: 512-bit data, bursts of up to 64 beats (4 KiB), 4 in flight, ID 1 of 2 bits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_axil_fan, checked by test_rubick_axil_fan.cpp: three fans with every pin
 // on the ports of the top (prefix a_, b_, c_ before the template's port names), driven by the
 // test and checked cycle by cycle against a C++ model of the template's header, and a system,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_axil_host: four windows, each onto its own host-port memory model,
 // checked by test_rubick_axil_host.cpp. The parameters are repeated in the test's table of
 // configurations; keep them in step.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_axil_regs: two register blocks, checked by test_rubick_axil_regs.cpp.
 //   a: 8-bit addresses, 3 base registers (map 0x00..0x37, unmapped above)
 //   b: 12-bit addresses, 1 base register (map 0x00..0x27, unmapped up to 0xfff)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_bank: one instance per configuration, each with its own ports. The
 // configurations are listed in test_rubick_bank.cpp.
 `default_nettype none

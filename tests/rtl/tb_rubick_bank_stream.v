@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_bank_stream: one reader per configuration, each with its own ports,
 // checked by test_rubick_bank_stream.cpp against the bank model of sim_templates/rubick_pim_bank.h.
 // The parameters are repeated in the test's table of configurations; keep them in step (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_buf_seq: one instance per configuration, each with its own ports. The
 // configurations are listed again in test_rubick_buf_seq.cpp (tensors in order, loops by their
 // position in the order, 0 outermost). c10 .. c15 have late tensors (LATE), c16 .. c18 `+=`

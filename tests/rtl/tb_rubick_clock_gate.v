@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_clock_gate: a gate on clk, a counter on the gated clock, and a register on
 // clk feeding a register on the gated clock (does the gated domain see the value from before
 // the shared edge, as in hardware?), checked by test_rubick_clock_gate.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_dma_gather: four gathers with the DMA maps of real output tensors (GEMM
 // M 6, N 5, K 7 on a 4 x 4 array, int8 inputs, int32 output; design point ids below), each
 // reading real rubick_bank instances (ping-pong: address MSB = half) that the testbench fills

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_dma_rd: several engines side by side, each with its own AXI port, checked
 // by test_rubick_dma_rd.cpp against the AXI memory model of sim_templates/rubick_axi_mem.h. The
 // parameters are repeated in the test's table of engines; keep them in step.

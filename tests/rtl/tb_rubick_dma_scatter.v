@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_dma_scatter: one instance per DMA map of tests/rtl/dma_maps.h (maps of real
 // designs derived by rubick, and one made-up map with two copies). The tables are pasted from
 // what rubick derived; each instance also puts its parameters on ports (<name>_cell_bank,

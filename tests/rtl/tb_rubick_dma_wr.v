@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_dma_wr: eight engines side by side, each with its own AXI port, checked
 // by test_rubick_dma_wr.cpp against the AXI memory model of sim_templates/rubick_axi_mem.h.
 //   c4: column lanes, 4 x 8-bit, 64-bit data, 4-beat bursts, ROWS 6, COLS 13, MAX_OUTSTANDING 64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_exp: one instance per EXP_FRAC, all fed the same d and in_valid. The
 // configurations are listed in test_rubick_exp.cpp.
 `default_nettype none

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_mul: one instance per configuration, all fed from the same operands
 // (each takes the low bits it needs); c0..c8 output 0 on invalid cycles (INVALID at its
 // default), c9..c16 another INVALID. The configurations are listed in test_rubick_mul.cpp.

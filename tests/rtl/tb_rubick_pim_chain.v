@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for a PIM stream unit's read path, end to end: rubick_bank_stream (an AiM-like
 // reader: 1 bank, rows of 64 columns of 32 bytes, tRCD = tRP = 18, tRAS = 35, CL = 14) ->
 // rubick_stream_port (16 ports of int8 words, 32 words a column) -> a toy core on the gated

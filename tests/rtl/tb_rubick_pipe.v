@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_pipe: one instance per width, all fed from the same input (each takes the
 // low W bits). The configurations are listed in test_rubick_pipe.cpp.
 `default_nettype none

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_psum: one instance per width and reduction (OP), all fed from the same
 // inputs (each takes the low W bits). The configurations are listed in test_rubick_psum.cpp.
 `default_nettype none

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_recip: the divider, and behind it the division the attention datapath
 // builds from it, q = rubick_scale(a, recip) with SHIFT = 32, loaded when done is high (the
 // module has no parameters, so one instance covers it). Checked by test_rubick_recip.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_scale: one instance per configuration, all fed from the same a and b
 // (each takes the low bits it needs). The configurations are listed in test_rubick_scale.cpp.
 `default_nettype none

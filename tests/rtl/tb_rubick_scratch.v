@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_scratch: eight RAMs side by side, each with its own AXI4 slave port
 // (<name>_*), checked by test_rubick_scratch.cpp cycle by cycle against the AXI memory model of
 // sim_templates/rubick_axi_mem.h (dataBytes = DATA_BYTES, bytesPerCycle = DATA_BYTES, latency =

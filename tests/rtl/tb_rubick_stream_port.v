@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_stream_port: one port per configuration, each with its own signals,
 // checked by test_rubick_stream_port.cpp against a model of the words each core cycle reads.
 // The parameters are repeated in the test's table of configurations; keep them in step.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test top for rubick_vec_reg, checked by test_rubick_vec_reg.cpp: five register files with
 // every pin on the ports of the top (prefix a_ .. e_ before the template's port names), sharing
 // aclk and aresetn:

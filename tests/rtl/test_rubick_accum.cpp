@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_accum.v: every width and reduction instantiated in
 // tb_rubick_accum.v against a C++ model, cycle by cycle: acc <= init ? init_val : combine(acc,
 // in), combine a sum modulo 2**W (OP 0), the signed maximum (OP 1) or the signed minimum (OP 2).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_add_tree.v: every configuration instantiated in
 // tb_rubick_add_tree.v against a C++ model. The result seen in cycle c must be the reduction of
 // the inputs of cycle c - DEPTH exactly, DEPTH = ceil(log2 N) (0 for N = 1: combinational), each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_agu.v: every configuration instantiated in tb_rubick_agu.v
 // against a C++ odometer, cycle by cycle. The expected base is the mixed-radix formula
 // sum_i STRIDES[i] * counter_i modulo 2**AW (not the template's incremental constants).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_axi_route.v: two routers (tb_rubick_axi_route.v: 64-bit
 // data, SEL_BIT 14, 4 in flight; 32-bit data, SEL_BIT 12, 2 in flight), each with the AXI memory
 // model of sim_templates/rubick_axi_mem.h behind port 0 and a rubick_scratch behind port 1, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_axi_split.v: three splits side by side (tb_rubick_axi_split.v:
 // 2 ways of 32 bits, 4 ways of 1024 bits, 32 ways of 64 bits), checked in every cycle against a
 // C++ model of the header's rules, written out independently: every output (VALIDs, READYs,

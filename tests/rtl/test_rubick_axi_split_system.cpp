@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // System test of rtl_templates/rubick_axi_split.v behind rubick's engines
 // (tb_rubick_axi_split_system.v): rubick_axi_rd and rubick_axi_wr at DATA_W = 4096 behind a split
 // of 4 ways of 1024 bits, each way on its own AXI memory model of sim_templates/rubick_axi_mem.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_axi_wr.v: three engines (tb_rubick_axi_wr.v: 512-, 32- and
 // 8-bit data) against the AXI memory model of sim_templates/rubick_axi_mem.h, which checks the
 // protocol side (valid and data held until ready, bursts within 4 KiB, AWLEN, AWSIZE, WLAST,

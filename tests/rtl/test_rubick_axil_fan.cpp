@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_axil_fan.v (tb_rubick_axil_fan.v).
 //  Part 1, three fans with every pin driven by the test (a: 3 ports, 12-bit addresses; b: 1 port,
 //  1-bit addresses; c: 64 ports, 32-bit addresses), checked in every cycle against a C++ model of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_axil_host.v: the four windows of tb_rubick_axil_host.v (DATA_W
 // 8 with 4 units, 32, 48 and 64 with multi-bit unit, tensor and bank fields), each onto the test
 // top's host-port memory, run side by side.

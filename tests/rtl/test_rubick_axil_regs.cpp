@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_axil_regs.v: two register blocks (tb_rubick_axil_regs.v)
 // driven through AXI4-Lite with random skew between AW and W and random BREADY/RREADY delays,
 // against a transaction-level model of the register map in the template's header.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_bank.v: every configuration instantiated in
 // tb_rubick_bank.v against a C++ model of the RAM, cycle by cycle. Checked: read data valid the
 // cycle after the address, held while rd_en is low, old data on read-during-write to the same

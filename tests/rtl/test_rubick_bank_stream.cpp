@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_bank_stream.v: every reader of tb_rubick_bank_stream.v (AiM-
 // and HBM-PIM-like banks, 1 to 4 banks, bank-bound rows, zero timings, a FIFO of one column, rows
 // of one column; eight of them again with runs of write columns) streams random regions of banks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_buf_seq.v: every configuration of tb_rubick_buf_seq.v (GEMM
 // with C kept across k and with C's partial sums reloaded, GEMV with rank-1 tensors, one buffer
 // tile, four loops with a loop of one tile, outputs only, inputs only; partial edge tiles; 12- to

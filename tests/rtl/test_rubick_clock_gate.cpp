@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_clock_gate.v in tb_rubick_clock_gate.v: a counter on the
 // gated clock advances exactly at the edges of clk that end a cycle whose enable (en or test_en)
 // was high, and a register on the gated clock takes a register on clk's value from before the

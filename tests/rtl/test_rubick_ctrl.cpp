@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_ctrl.v: every configuration instantiated in
 // tb_rubick_ctrl.v, checked two ways.
 //  1. Closed form: after rst, start sampled at edge 0 alone; tile n starts in cycle 1 + n*I

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_dma_gather.v with the DMA maps of real output tensors
 // (tb_rubick_dma_gather.v: four GEMM designs, real rubick_bank instances).
 //  1. The maps: this test derives them again (explore, makePlan, hostMap, deriveDmaMap from

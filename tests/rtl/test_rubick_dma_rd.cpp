@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_dma_rd.v (with rubick_dma_rd_cols.v, rubick_dma_rd_rows.v
 // and rubick_axi_rd.v): the engines of tb_rubick_dma_rd.v against the AXI memory model of
 // sim_templates/rubick_axi_mem.h, which checks the protocol side.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_dma_scatter.v with the DMA maps of real designs
 // (tests/rtl/dma_maps.h, tb_rubick_dma_scatter.v):
 //  1. the tables and shape compiled into each instance are what rubick derives today;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_dma_wr.v (with rubick_dma_pack, rubick_dma_turn and
 // rubick_axi_wr): eight engines (tb_rubick_dma_wr.v: column and row lanes, LANES 1, 3, 4, 16,
 // ELEM_W 8, 16, 32, DATA_W 64 and 512) write random tiles into the AXI memory model of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_exp.v: every EXP_FRAC instantiated in tb_rubick_exp.v
 // against expQ15Distance of include/rubick/ref/Fixed.h (the C++ definition the reference model
 // uses), cycle by cycle: out_valid follows in_valid one edge later and out takes the exponential

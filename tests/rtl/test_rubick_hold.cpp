@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_hold.v: every width instantiated in tb_rubick_hold.v against
 // a C++ model, cycle by cycle: q <= load ? d : q. q is compared from the first load on (there is
 // no reset), including long stretches without load.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_mul.v: every configuration instantiated in tb_rubick_mul.v
 // against a C++ model, cycle by cycle: prod(edge k) = valid ? op0*...*op(N-1) : INVALID of the
 // inputs before edge k, fitted to PW bits (the low PW bits, sign-extended when PW > 64; INVALID

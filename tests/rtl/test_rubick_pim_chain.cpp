@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end test of a PIM stream unit's read path (tb_rubick_pim_chain.v): the AiM-like
 // rubick_bank_stream reads a region out of the bank model of sim_templates/rubick_pim_bank.h,
 // rubick_stream_port hands its int8 words to a toy core's 16 ports by a fixed pattern of need

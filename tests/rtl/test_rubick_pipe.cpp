@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_pipe.v: every width instantiated in tb_rubick_pipe.v against
 // a C++ model, cycle by cycle: q after an edge is d before it.
 #include "Vtb_rubick_pipe.h"

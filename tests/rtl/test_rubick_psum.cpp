@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_psum.v: every width and reduction instantiated in
 // tb_rubick_psum.v against a C++ model, cycle by cycle: sum_out <= combine(sum_in, add), combine
 // a sum modulo 2**W (OP 0), the signed maximum (OP 1) or the signed minimum (OP 2).

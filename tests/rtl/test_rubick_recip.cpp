@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_recip.v (and of the division it makes with rubick_scale.v)
 // against include/rubick/ref/Fixed.h, checked three ways.
 //  1. Closed form: after rst, start sampled at edge 0 alone; the divider must be busy in

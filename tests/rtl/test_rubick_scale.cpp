@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_scale.v: every configuration instantiated in
 // tb_rubick_scale.v against saturate(mulShiftRound(a, b, SHIFT), OUT_W) of
 // include/rubick/ref/Fixed.h (the C++ definition the reference model uses), cycle by cycle:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_scratch.v: eight RAMs (tb_rubick_scratch.v: 1 to 128 bytes
 // wide, LATENCY 1 to 8, MAX_OUTSTANDING 1 to 8), each next to the AXI memory model of
 // sim_templates/rubick_axi_mem.h with the settings the header names (dataBytes = DATA_BYTES,

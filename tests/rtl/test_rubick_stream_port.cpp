@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_stream_port.v: every port of tb_rubick_stream_port.v (1, 4
 // and 16 read ports; columns of 1, 4 and 32 words of 8 or 32 bits, the AiM-like 32-byte column
 // of int8 words among them; the least DEPTH and a deeper one) against a model of the words each

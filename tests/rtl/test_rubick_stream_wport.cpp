@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_stream_wport.v: every port of tb_rubick_stream_wport.v (1, 2,
 // 3, 4 and 16 write ports; columns of 1 to 32 words of 5 to 32 bits, the AiM-like 32-byte columns
 // of int8 and of int32 words among them; runs whose last column is padded, a run of one word;

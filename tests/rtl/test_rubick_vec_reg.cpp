@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit test of rtl_templates/rubick_vec_reg.v (tb_rubick_vec_reg.v): five register files (N 1 to
 // 12, W 1 to 64, LANES 1 to 8, NR 1 to 4, IDX_W 1 to 32; a short last group, a group wider than
 // the vector, groups filling it exactly, N > 2**IDX_W) with every pin driven by the test, side by

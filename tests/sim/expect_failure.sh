@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: expect_failure.sh RUBICK WORKDIR RUNTIMEDIR MISMATCH PROGRAM [VERIFY FLAGS...]
 # With RUBICK_VERIFY_FAULT=rtl (PE (0, 0) of the first array never computes), `RUBICK verify
 # PROGRAM FLAGS` must exit 1, print a line starting "mismatch MISMATCH" (such as C[0][0]), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage: relative_paths.sh RUBICK RUNTIME
 # verify with --work, --runtime-dir and --wave given relative to the current directory: the
 # tools run inside each design's directory, so rubick must resolve them first (a relative

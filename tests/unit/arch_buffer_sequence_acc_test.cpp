@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `+=` outputs of the buffer sequencer's model (rubick/arch/BufferSequence.h, the ACC parameter
 // of rtl_templates/rubick_buf_seq.v): an ACC output is loaded at every run start, its first
 // visits included (its values in memory are its start values), after its own store when both

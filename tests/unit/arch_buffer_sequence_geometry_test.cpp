@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tiles as strided boxes in the buffer sequencer's model (rubick/arch/BufferSequence.h, the
 // RSTEP, CSTEP, PITCH and ASTEP parameters of rtl_templates/rubick_buf_seq.v): tiles that overlap
 // the next (a halo), rows a pitch other than the tensor's columns apart, addresses moved by other

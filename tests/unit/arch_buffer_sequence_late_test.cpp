@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Late tensors of the buffer sequencer's model (rubick/arch/BufferSequence.h, the LATE parameter
 // of rtl_templates/rubick_buf_seq.v): an epilogue operand of the output's shape is loaded in the
 // phase computing its step, with that step's geometry, into the half current then. A timeline

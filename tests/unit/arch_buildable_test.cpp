@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // arch::buildProblem: the one decision of what the hardware can build, and its use by the
 // planner (which must refuse exactly what it refuses, as rubick::Unsupported).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reads a core makes of its input banks and the writes of its output banks
 // (arch/CoreReads.h), the order a PIM stream unit lays its words in: as many as the PIM explorer's
 // closed form counts (and, without overlapped tiles, the cost model), each inside its bank, every

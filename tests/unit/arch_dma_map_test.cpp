@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DMA maps reproduce the host map exactly: every element of every tensor of every design
 // of a sweep, expanded from the map's groups, lands in exactly the places the host map gives.
 

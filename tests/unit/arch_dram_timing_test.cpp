@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle prediction with DRAM timing (rubick/arch/Dram.h, DramTiming.h): the parameters' parser,
 // the banks' state against cases worked out by hand and against the harness's memory model
 // (sim_templates/rubick_axi_mem.h) on random bursts, the engines' per-run waits on hand-worked

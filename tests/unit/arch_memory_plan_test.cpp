@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan of a design with a memory system: the core planned for one buffer tile runs as many
 // cycles per tile as the memory model charges, and every tensor's tile has a DMA map that
 // reproduces the core's bank layout.

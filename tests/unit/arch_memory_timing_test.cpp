@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle prediction of memory designs (rubick/arch/MemoryTiming.h): the DMA engines' formulas
 // on tiles worked out by hand, the sequencer's phase rule on a timeline worked out by hand, the
 // composition on a design of one buffer tile, and invariants on every explored design of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A PIM stream unit's stream layout and replayed run (arch/PimUnitTiming.h) on cases worked out
 // by hand; the replay's agreement with the hardware is the sim.pim_* tests' (measured =
 // predicted for every design).

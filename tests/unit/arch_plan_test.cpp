@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The microarchitecture plan agrees with the cost model, and the host map gives every element
 // a place inside its banks, without conflicts, for every design of a sweep.
 

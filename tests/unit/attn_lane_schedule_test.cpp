@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The vector unit's lane schedule: every item once, no two lanes of a cycle on one bank, rows of
 // one query row in the row-wise passes, one lane = the items in order; and the explorer's
 // timing is the schedule's.

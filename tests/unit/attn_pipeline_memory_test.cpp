@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The attention pipeline with its tensors in external memory (attn/PipelineMemory.h): the
 // memory plan (tiles, buffers, what moves in which phase) and the cycles the explorer ranks by.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The attention form and the pipeline search.
 
 #include "rubick/attn/AttentionForm.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Naming an attention pipeline by its spec: the spec's round trip, and a pipeline built from its
 // spec without any search is the one the pipeline search lists (same ID, latency, buffer).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The single-head attention program the attention unit tests share, and the options of their
 // small pipeline searches.

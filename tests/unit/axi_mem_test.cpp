@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The AXI4 slave memory model of sim_templates/rubick_axi_mem.h on its own, driven pin by pin:
 // latency, bandwidth, outstanding limit, DRAM row timing and the protocol checks that must
 // catch a bad master. Expected cycles are worked out from the configuration in the comments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Decomposition of hand-written dataflows: the classic GEMM arrays land on the entries the
 // literature names, layouts come out as expected, and unrealisable cases say why.
 

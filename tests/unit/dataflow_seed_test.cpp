@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The worked example of the theory notes: GEMM with 0<=i<2, 0<=k<2, 0<=j<4 on a 2x2 array,
 // S(i,j,k) -> PE(k, j mod 2) | T(i + j mod 2, j / 2).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dataflow space: the IR-space search must find exactly what brute force over space-time
 // matrices finds, every entry must appear somewhere, and every dataflow must survive the round
 // trip dataflow -> IR -> dataflow.

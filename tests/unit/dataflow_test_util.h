@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Helpers for the dataflow tests: statements from TC text with sizes, dataflows from specs.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Messages are safe to print: control bytes escaped, long words cut, in the message, the notes,
 // the origin and the quoted source line (with the caret still under the right character).
 

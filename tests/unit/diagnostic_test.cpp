@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rendering of errors (location, quoted line, caret) and the file helpers' errors.
 
 #include "rubick/support/Diagnostic.h"

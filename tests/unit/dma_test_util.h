@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the DMA map tests: a map expanded group by group must give the host map.
 

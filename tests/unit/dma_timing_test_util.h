@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the DMA timing tests: an engine and a bus described by their few numbers.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The buffer-tiling search's shortcuts against the plain search: the cache shared between designs
 // gives every design what its own uncached search gives, the best-first search gives what
 // evaluating every candidate gives, and an explore run with the cache does not depend on threads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --dataflow: a design built from its written dataflow with no search must be the design explore
 // lists under the same ID (same entries, same metrics), and is refused exactly when explore's
 // constraints would drop it.

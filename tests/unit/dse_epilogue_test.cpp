@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Epilogues (dse/Epilogue.h): the form recognised, its expression checked against the reference
 // model statement by statement, and the constructs outside the form refused with their reason.
 

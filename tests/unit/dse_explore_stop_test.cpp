@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stopping a search: an exception thrown on a worker thread (by onDesign, which runs inside a
 // work item) or by the progress callback on the calling thread comes out of explore() as that
 // exception (not std::terminate), as does a signal (rubick::Interrupted), whatever the thread

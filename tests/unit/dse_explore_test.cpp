@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The explorer: pruning is lossless, results do not depend on threads, IDs are stable, the
 // Pareto marks are right, and impossible constraints name the culprit.
 

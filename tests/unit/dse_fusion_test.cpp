@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fusion of a chain (dse/Fusion.h): a group's costs worked out by hand on an MLP block, the
 // reasons a group cannot run, and the dynamic programme against every grouping of random chains.
 

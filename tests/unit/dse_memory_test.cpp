@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory model: the closed form equals the tile-by-tile walk, hand-derived transfer counts
 // hold, and the buffer-tiling search with its lower bounds finds what trying everything finds.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The metrics table (rubick/dse/Metrics.h): every row reaches each writer that gives it a
 // position (the explore table, --csv, --json, design.json), at that position and with the value
 // of the Metrics field it names; the objectives' names parse and print back; and ranking by each

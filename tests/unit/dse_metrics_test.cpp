@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cost model on small designs whose numbers are worked out by hand from the schedule rules
 // in include/rubick/dse/Schedule.h and the buffer model in CostModel.h.
 

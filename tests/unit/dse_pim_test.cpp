@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PIM model: the bank as a unit's memory, the rows a tile opens, and the spreads, placements
 // and costs of explorePim, each worked out by hand or against the explorer run on one share.
 

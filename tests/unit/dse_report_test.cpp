@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The explore report files: --json (parsed back with nlohmann), --csv (parsed as RFC 4180) and
 // --plot (checked as XML). Designs are built by hand from written dataflows on GEMM 4x4x4; the
 // expected entries and layouts are worked out by hand in the comments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The closed form of a systolic output's chain end (Schedule.h: chainEndMax) against the walk
 // over every point of the tile that it replaced, on every dataflow the brute-force explorer
 // finds for several statements and array shapes, with every tiling it costs, and with the

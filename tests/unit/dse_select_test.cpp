@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Design IDs (complete, unique, stable) and design selection (one set of rules and errors for
 // emit and verify; an ID found without searching).
 

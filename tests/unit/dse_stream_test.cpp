@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streaming exploration (ExploreOptions::keepBest, onDesign, CsvFile): keeping only the best N
 // and the Pareto front gives exactly those designs of the full result, with the same marks and
 // counts; the CSV streamed to disk while searching equals the CSV of the full result in search

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Target files and cost tables: the shipped files give their documented values, and every kind
 // of mistake in a hand-edited file gives a message naming the file and the field.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dse::tileBox: buffer tiles of n-D tensors as the DMA's rows x cols boxes. Every expected
 // number is worked out by hand in the comments from the tensor's row-major layout.
 #include "rubick/dse/TileBox.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Overlapped tiles: the busy windows of PEs and ports (dse/PortWindows.h) equal a brute-force
 // walk over every iteration of a tile, and with the schedule's interval no PE or bank port is
 // used by two tiles in one cycle (the events checked here are those the hardware times by the

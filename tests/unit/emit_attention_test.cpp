@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The emitted attention pipeline: its files, its design.json against the explorer's point, and
 // the stimulus of its simulation against the reference model.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Attention decode on PIM units (emit/PimDecode.h): the block size keeps U within int32 and
 // divides S, both designs have what the sequencer needs, every unit's stream holds every K and V
 // element of its share, and the decode's run adds up from its phases. Prefill (L > 1) is refused.

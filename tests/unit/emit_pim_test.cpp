@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the PIM hardware builds (emit/Pim.h, pimBuildProblem) and what it refuses, with the
 // reason: units with a DMA, spreads that do not divide a loop no tensor is indexed by alone,
 // and an output in the banks whose partial sums meet again across tiles (they would be read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The entry table's derived properties (AccessEntry.h: EntryInfo's held, systolic, multicast,
 // diagonal, slots, links, ports, fanout) against Omega, worked out here independently of the
 // reuse vectors they are derived from, and against PE-by-PE walks and hand counts.

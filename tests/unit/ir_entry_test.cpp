@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The 14 access entries of theory §2.2 and the canonical classification of §2.1.
 
 #include "rubick/ir/AccessEntry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Windows (CRLF) and classic Mac (lone CR) line endings and a UTF-8 byte order mark: the same
 // program, the same directives and the same error locations as with plain LF.
 

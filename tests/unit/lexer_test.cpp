@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lexer: every token kind, the max=/max( distinction, comments, numbers, bad characters.
 
 #include "rubick/frontend/Lexer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lowering to isl: dimensions, access relations and reduction marks, cross-checked with isl
 // itself (point counts against loop extents, access ranges inside tensor domains, relations
 // equal to hand-written ones).

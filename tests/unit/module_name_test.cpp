@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `emit --name`: only plain Verilog identifiers that are not keywords become module prefixes.
 
 #include "rubick/emit/ModuleName.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rubick never replaces or deletes what it did not write (rubick/support/OwnedOutput.h): output
 // directories, work directories and single files, each with and without --force.
 

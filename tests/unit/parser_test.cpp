@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parser: every construct of the grammar in Parser.h, precedence, where-clauses, several defs,
 // outputs with and without type or shape. Trees are compared through a small s-expression
 // rendering written here, independent of the printer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Printer: the printed text parses back to the same tree (for every example and many hand-written
 // programs), printing is idempotent, and the output uses the fewest parentheses.
 

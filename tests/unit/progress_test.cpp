@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The explore progress bar (src/tools/Progress.h) with a fake clock: how often it redraws, that
 // it stays silent off a terminal, and its text (bar, designs/s, time left).
 

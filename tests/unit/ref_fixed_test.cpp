@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fixed-point primitives of attention (rubick/ref/Fixed.h) against hand-derived values and
 // against double-precision math, and the attention model (rubick/ref/Attention.h) against the
 // reference interpreter of examples/attention.tc and against hand-worked cases.

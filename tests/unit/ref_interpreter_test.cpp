@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference model against independent computations: Eigen's matrix products for the
 // GEMM family, hand-written loops for convolution, and hand-derived values for the wrap-around
 // and reduction rules.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile input files and text: a 10 MB name, a million functions, empty and binary files, an
 // input that never ends. Each must end in a short, printable rubick::Error, never a crash or a
 // message as large as the input.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile inputs: huge expressions, deep nesting at the limit through every pass, and the
 // regression inputs found by fuzzing (fuzz/). Each must end in a rubick::Error or a result,
 // never a crash.

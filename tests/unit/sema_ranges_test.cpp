@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Range inference: plain ranges, `where` overrides, ranges derived from affine uses such as
 // I(h + r), A(2*i) or A(K - 1 - k), intersections of several derived ranges, conflicts, and the
 // bounds check that follows. Every expected range below is worked out by hand in a comment.

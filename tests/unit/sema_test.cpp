@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sema beyond ranges: sizes (file defaults, --size precedence), def selection, tensors and their
 // roles, the type-inference rule, locals, affine indices, values, and name errors.
 

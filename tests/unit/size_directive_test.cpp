@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `# rubick: size M=64, N=64` and `# rubick: fixed exp_frac=F` comments, and --size lists.
 
 #include "rubick/frontend/SizeDirective.h"

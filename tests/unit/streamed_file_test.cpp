@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A file streamed to disk and still written atomically (rubick/support/StreamedFile.h): the
 // bytes reach the target only at commit(); before that, and after any failure or interruption,
 // only the temporary exists, and it goes with the object. Write errors never throw from

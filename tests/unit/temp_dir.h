@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A fresh directory under the test's temporary directory, removed with everything in it when
 // the object goes (tests leave nothing behind).

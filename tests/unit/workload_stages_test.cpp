@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A chain's stages (workload/Stages.h) and the chain built from them (arch/ChainPlan.h): which
 // statements each stage holds, each stage as a program of its own that computes what the whole
 // program does, what a sequence of memory designs cannot build, and the chain's tensors,

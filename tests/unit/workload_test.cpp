@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a program is (workload/Workload.h): each kind from the examples, --stmt, and the
 // attention form's error for a chain where chains are not taken.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The AXI parameters a memory design's top is built with (emit) and timed with (MemoryTiming).
 

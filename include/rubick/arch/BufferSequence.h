@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The buffer-level sequencer of a memory design (rtl_templates/rubick_buf_seq.v): its
 // parameters for a MemoryPlan (what emit instantiates) and its timeline, the phase rule of its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one place that decides whether rubick can build hardware for a statement: the planner
 // (arch::makePlan) refuses what it says, explore notes it above its table, and verify reports

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A chain of stages built as hardware (docs/fusion.md, "Chains as hardware"): each stage a
 // memory design (MemoryPlan) run one after another by the chain's top, every stage's result in

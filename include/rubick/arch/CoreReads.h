@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The reads a core makes of its input banks (and the writes of its output banks), in the order
 // it makes them: core cycle by core cycle from the first busy one, and within a cycle by

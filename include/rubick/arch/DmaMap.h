@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How a DMA engine puts a tensor tile, read in its plain row-major layout, into the tensor's
 // banks (and takes an output tile out of them) with adders and small constant tables only.

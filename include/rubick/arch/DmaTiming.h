@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Cycle-exact timing of the DMA engines of a memory design (rtl_templates/README.md): the
 // reader (rubick_dma_rd with rubick_dma_scatter) and the writer (rubick_dma_gather with

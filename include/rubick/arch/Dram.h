@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A DRAM behind the memory's fixed latency: the first-order row-buffer model of
 // sim_templates/rubick_axi_mem.h's DRAM mode (docs/memory.md, "DRAM timing"), as a description

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The cycles of one run of a memory design's top on a memory with DRAM timing
 // (sim_templates/rubick_axi_mem.h with `dram` set; arch/Dram.h): docs/memory.md, "DRAM timing".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where the host must put every input element and find every output element: (bank, address)
 // per tensor element, found by walking the iteration domain through the plan's address rules.

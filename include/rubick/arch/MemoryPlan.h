@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The hardware plan of a design with a memory system (docs/memory.md): the array and banks
 // are planned for one full buffer tile (the statement with every loop cut to its buffer tile

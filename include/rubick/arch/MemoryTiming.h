@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The exact cycles of one run of a memory design's top (docs/memory.md, "Cycle prediction"):
 // the CYCLES register after a run, for a memory like sim_templates/rubick_axi_mem.h with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A PIM unit with a DMA ('access': 'dma', docs/pim.md, "Units with a DMA"): its design is one
 // of the memory-system designs, whose memory is the unit's own banks. What its hardware is

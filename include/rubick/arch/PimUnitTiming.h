@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The exact cycles of one PIM stream unit's run (docs/pim.md, "The hardware"): its banks' reader
 // (rtl_templates/rubick_bank_stream.v), the column FIFO and the stream port

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The microarchitecture of one design, as plain numbers for the Verilog writers: which bank
 // feeds which PE, how values move (held, broadcast, shifted), how outputs are reduced (adder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The microarchitecture plan (arch/Plan.h) as text, for `rubick dump --plan`: every number the
 // Verilog writers print from, so a design's hardware can be read and debugged without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Choosing a design that can be built: explore ranks designs without planning their DMA, so emit,
 // verify and a chain's stages take the best design whose memory plan exists (the first of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Recognises the attention form in a multi-statement TC program, so the statements can be
 // mapped onto one fused pipeline (two GEMM arrays and a vector unit):

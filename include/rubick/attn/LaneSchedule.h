@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The W-lane schedule of the attention pipeline's vector passes: each pass's items (one per
 // place an element is read or written) packed at compile time into rows of at most W lanes, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The attention pipeline with its tensors in external memory (docs/attention.md, "With an
 // external memory"). Q, K, V and O live in memory, row-major; the pipeline (the core of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Naming and choosing an attention pipeline, for `emit` and `verify`.
 //

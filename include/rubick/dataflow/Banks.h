@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a data layout means for the buffer, counted exactly over the bounded domain: one bank per
 // port position the dataflow uses, the elements each bank holds, and the order in which its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A spatial dataflow (space-time map) of one statement onto a P x Q PE array:
 //

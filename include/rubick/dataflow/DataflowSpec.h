@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The written form of a dataflow, as in the theory notes:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Dataflow -> IR (theory §2): for every tensor reference, the movement M_T = A_T o Theta^-1, its
 // reuse space, the access entry that realises it and the data layout with M_T = L_T o Omega_T.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The dataflow space of one statement on a P x Q array, found two independent ways:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Text forms printed by `rubick dump --ir` and `rubick dump --space` (golden-tested).
 

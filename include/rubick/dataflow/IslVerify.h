@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Independent checks of the dataflow algebra with isl on the real bounded domain:
 //  - legality: Theta is one-to-one on the domain, time stamps are non-negative, PEs lie in the

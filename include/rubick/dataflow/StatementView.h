@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One statement as the dataflow algebra sees it: loops normalised to start at 0, and one
 // integer access matrix per tensor reference (the write first, then the reads).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // IR -> dataflow (theory §3): given an oriented entry and the linear part of a layout for every
 // access, solve  A_T X = L_T Omega_T  for all T at once (stacked), where X = S^-1 over the inner

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Choosing a design's buffer-level tiling (docs/memory.md).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A chain of statements explored as a whole (docs/fusion.md): every statement's best design
 // with the memory system, then the fusion groups (dse/Fusion.h) that keep intermediates on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Metrics of one design point (theory §4): latency from the schedule, PE utilisation, per-tensor
 // ports, banks, bank depth and buffer bytes, memory words per cycle, fan-out/fan-in, wires, and

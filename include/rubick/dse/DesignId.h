@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Design and pipeline identifiers: 16 hex digits of a 64-bit hash of everything that changes
 // the emitted hardware, so that two designs with different RTL never share an ID (and so never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A contraction followed by elementwise statements on its result (docs/fusion.md, "Epilogues"):
 // the hardware applies them on the output's way out, between the banks and the memory, so the

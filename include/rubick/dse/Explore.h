@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Design-space exploration (theory §3-5): every realisable dataflow of a statement on every
 // array shape asked for, under constraints, with metrics, ranked by an objective and with the

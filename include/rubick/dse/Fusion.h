@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Fusion of a chain of statements (docs/fusion.md): which consecutive statements run as one
 // group, their intermediates kept on chip a tile of rows at a time, and how many tiles. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The memory system's cost model: tensors live in external memory in their plain row-major
 // layout and move through the on-chip banks in buffer tiles (docs/memory.md).

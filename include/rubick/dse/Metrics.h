@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The design metrics, declared once. CostModel.cpp fills a dse::Metrics; everything that shows
 // or compares a design's metrics iterates kMetrics below: the explore table (Table.cpp), --csv

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Pareto front over (latency, wires or area, buffer bytes): a design is on it when no other
 // design is at least as good in all three and better in one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Processing-in-memory systems (docs/pim.md): many small compute units, each next to one or more
 // DRAM banks that it reads through the row buffer at the bank's internal rate, working in

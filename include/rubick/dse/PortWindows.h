@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // When each PE and each bank port of a design is busy within one tile. The tile interval
 // (Schedule.h: how soon the next tile may start) follows from these windows, and the hardware

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What `rubick explore` prints and writes: the ranked table, and the --json, --csv and --plot
 // files. All output is deterministic (no timestamps, no absolute paths).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The cycle schedule of the hardware rubick emits, as the cost model's single source of truth.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Design selection, shared by `emit` and `verify` so that both read the selectors alike and
 // fail alike.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Target files (designs/targets/NAME.json) bundle the constraints of a hardware target so a user
 // can say `--target designs/targets/fpga.json` instead of repeating flags. Command-line flags

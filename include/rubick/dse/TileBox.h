@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A buffer tile of one tensor as the DMA engines move it (docs/memory.md, "Tensors of more than
 // two dimensions"): a rows x cols box of the tensor's row-major layout, each row `cols`

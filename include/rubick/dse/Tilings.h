@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Tile factors the explorer considers for one space-time matrix on one array.
 //

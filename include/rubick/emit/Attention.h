@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `rubick emit` of the fused attention pipeline (docs/attention.md): the two GEMM designs, each
 // packaged as for a single statement under its own module prefix, and the pipeline top around

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A chain built as hardware (docs/fusion.md, "Chains as hardware"): every stage's memory
 // design without its registers (`<stage>_stage`), run one after another by `<name>_top`, which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The top of a design whose tensors live in external memory (docs/hardware.md): an AXI4-Lite
 // control slave (rubick_axil_regs), an AXI4 master shared by the tensors' DMA engines (split

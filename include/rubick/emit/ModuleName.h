@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The module prefix a user may give (`emit --name`): it becomes file names (rtl/NAME_top.v) and
 // module names (NAME_top, NAME_array, ...), so it must be a plain Verilog identifier.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Everything `rubick emit` writes for one design, and writing it safely:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Everything `rubick emit` writes for one processing-in-memory design (docs/pim.md, "The
 // hardware"): the unit core, the unit, the top of all units, the templates, filelist.f,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Attention decode on PIM units (docs/pim.md, "Attention decode"): one query against a KV cache
 // placed across the units' banks, a block of keys at a time (the online softmax of

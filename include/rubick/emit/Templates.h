@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Files compiled into the library (name -> file text): the Verilog templates of rtl_templates/,
 // the simulation harness of sim_templates/ and the target presets of designs/targets/.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Verilog text for one design: the generated PE array and top modules (Verilog-2005, lint-clean
 // under verilator -Wall, readable by Yosys and Icarus). Deterministic: the same plan gives the

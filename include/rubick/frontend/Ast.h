@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Syntax tree of a TC program, exactly as written (no names resolved, no ranges inferred).
 //

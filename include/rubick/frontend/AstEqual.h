@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Structural equality of syntax trees, ignoring source locations. The printer promises that
 // parse(print(m)) is the same tree as m; the unit tests and the fuzzer check that with this.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Splits TC source text into tokens. Throws rubick::Error on a character that starts no token.
 

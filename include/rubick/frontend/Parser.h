@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Parses TC source into a Module (syntax only). Throws rubick::Error on the first syntax error.
 //

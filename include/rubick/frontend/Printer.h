@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Prints the syntax tree back as TC source. Parsing the printed text gives the same tree
 // (locations aside), which the tests and the fuzzer check.

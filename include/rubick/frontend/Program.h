@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A checked TC function: names resolved, sizes bound to numbers, index ranges inferred, every
 // access proven in bounds. This is plain data; the poly layer turns it into isl objects.

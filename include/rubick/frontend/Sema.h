@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checks a parsed TC function and infers what TC leaves implicit.
 //

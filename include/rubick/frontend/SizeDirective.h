@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Directives written in the source as comments. Default sizes, so a file runs without --size:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Access entries: how a buffer port feeds (or drains) the PE array (theory §2.2).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Data layouts: which tensor element an entry emits at each entry time (theory §2.4).
 //

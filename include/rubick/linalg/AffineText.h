@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Prints an affine expression the way people write it: "t1 - y", "y + 2*t2", "-x + 3".
 // Terms with positive coefficients come first (in the given order), then the negative ones,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Small dense matrices over exact rationals, with the few operations the dataflow algebra needs:
 // products, reduced row echelon form, rank, null spaces (as primitive integer vectors), inverse

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An exact rational number with 64-bit numerator and denominator. Matrices in rubick are tiny
 // (at most a few rows and columns with small entries), so int64 suffices; an overflow is an

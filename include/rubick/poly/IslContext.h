@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one owner of an isl context. Create it before any isl object and destroy it after the
 // last one (declare it first in the owning scope). isl objects never cross threads: each thread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The polyhedral model of a checked program: per statement an iteration domain (isl set) and one
 // access relation (isl map) per tensor reference, with the written access and the reduction

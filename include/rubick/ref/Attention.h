@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Softmax attention of one head, O = softmax(Q K^T) V, in the fixed-point arithmetic of the
 // attention hardware (bit-exact target of its simulation) and in double precision (the yardstick

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The fixed-point numerics of softmax attention: the one C++ definition of exp, the reciprocal,
 // the rounding multiply-shift and the division that the reference model, the attention model and

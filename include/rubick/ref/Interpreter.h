@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The reference model: a direct interpreter of a checked TC program, in the integer arithmetic
 // the hardware uses, so its outputs are the bit-exact target of every simulation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Overflow-checked int64 arithmetic: user input can hold any literal, and a wrapped value would
 // silently become a wrong loop bound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // User-facing errors. The library reports a user mistake by throwing rubick::Error; the CLI
 // prints it as `file:line:col: error: message`, quotes the line and puts a caret under the column.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one stable text hash rubick uses for names and checks that must not change between
 // builds (std::hash may): FNV-1a, 64 bits. Not a defence against forgery.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Interruption (SIGINT, SIGTERM) without exit(): the CLI's signal handler calls
 // requestInterrupt, which records the signal and passes it on to the external tools running

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one place that decides whether rubick may write, replace or delete something on disk.
 // The rule: rubick never replaces or deletes what it did not write, unless the user passes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Text from the user (identifiers, file names, flag values, source lines) made safe to print on
 // a terminal: a message must never carry an escape sequence to the terminal, nor a 10 MB token.

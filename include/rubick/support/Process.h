@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Running external tools (Verilator, the simulations it builds) without a shell: arguments are
 // passed as given, output goes to a log file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A source text with its name and line index, so diagnostics can quote the offending line.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An output file written piece by piece, still atomically: the bytes go (buffered) to a
 // temporary file next to the target, `PATH.tmp.PID` as in writeFileAtomically, which commit()

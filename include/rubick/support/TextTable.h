@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Plain-text tables for the terminal: columns padded to their widest cell, two spaces apart,
 // trailing blanks trimmed; the last column is never padded.

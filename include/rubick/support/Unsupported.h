@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A well-formed request that rubick cannot carry out yet (a statement the hardware does not
 // build, for instance). Distinct from a user mistake so that the CLI can say "unsupported" and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `rubick verify` of a fused attention pipeline: the pipeline is emitted into WORK/<id>/, built
 // in Verilator with rubick's testbench (the same harness as single designs: the pipeline top

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `rubick verify` of a chain built as hardware (docs/fusion.md, "Chains as hardware"): the
 // chain's top in the memory harness, every output and intermediate compared with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `rubick verify`: every design proven in Verilator against the reference model.
 //

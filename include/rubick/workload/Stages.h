@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A chain's stages as hardware builds them (docs/fusion.md, "Chains as hardware"): each
 // contraction with the elementwise statements that follow it (its epilogue) is one stage, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a program is, as rubick builds it: the one place that decides which mechanism explores,
 // emits and verifies a program (docs/architecture.md, "Workloads"). The CLI asks it and calls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PIM testbench (sim_templates/rubick_pim_harness.cpp and rubick_pim_dut.cpp) on a
 // hand-made PIM top (toy_pim.v, design.json, stimulus.txt here), before rubick emits PIM
 // designs. It is built and run as `rubick verify` runs a design (verify::simulate with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A hand-made processing-in-memory top with the pins rubick's PIM tops have (docs/pim.md,
 // sim_templates/rubick_pim_harness.cpp), for testing the PIM testbench before rubick emits
 // such tops: three units, each streaming 9 columns of its own DRAM banks (2 banks, rows of 2
