@@ -104,8 +104,8 @@ std::string checkWellFormed(const Dataflow& d, const StatementView& v) {
     bool needsOuter = ceilDiv(v.extent[l], innerF) > 1;
     if (needsOuter && !seenOuter[l])
       return innerF > 1 ? "loop '" + v.loops[l] + "' is split by " + std::to_string(innerF) +
-                              " but its quotient '" + v.loops[l] + " / " +
-                              std::to_string(innerF) + "' is not in outer time"
+                              " but its quotient '" + v.loops[l] + " / " + std::to_string(innerF) +
+                              "' is not in outer time"
                         : "loop '" + v.loops[l] + "' is not mapped to space or time";
   }
   const char* singular = "S is singular: two iterations share a PE and cycle";
@@ -178,7 +178,8 @@ std::string toSpec(const Dataflow& d, const StatementView& v) {
   std::string s = "PE(" + affineSpec(d, v, 0, c[0]) + ", " + affineSpec(d, v, 1, c[1]) + ") | T(" +
                   affineSpec(d, v, 2, c[2]);
   for (const OuterDim& o : d.outer)
-    s += ", " + (o.factor == 1 ? v.loops[o.loop] : v.loops[o.loop] + " / " + std::to_string(o.factor));
+    s += ", " +
+         (o.factor == 1 ? v.loops[o.loop] : v.loops[o.loop] + " / " + std::to_string(o.factor));
   return s + ")";
 }
 

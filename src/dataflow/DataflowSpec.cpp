@@ -53,7 +53,8 @@ public:
   bool acceptWord(const std::string& w) {
     skip();
     if (t_.compare(pos_, w.size(), w) == 0 &&
-        (pos_ + w.size() >= t_.size() || !std::isalnum(static_cast<unsigned char>(t_[pos_ + w.size()])))) {
+        (pos_ + w.size() >= t_.size() ||
+         !std::isalnum(static_cast<unsigned char>(t_[pos_ + w.size()])))) {
       pos_ += w.size();
       return true;
     }
@@ -71,7 +72,8 @@ public:
   int loop() {
     skip();
     size_t start = pos_;
-    while (pos_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[pos_])) || t_[pos_] == '_'))
+    while (pos_ < t_.size() &&
+           (std::isalnum(static_cast<unsigned char>(t_[pos_])) || t_[pos_] == '_'))
       ++pos_;
     std::string name = t_.substr(start, pos_ - start);
     if (name.empty()) fail("expected a loop name");

@@ -6,7 +6,9 @@
 namespace rubick::dataflow {
 namespace {
 
-std::string loopVar(size_t l) { return "n" + std::to_string(l); }
+std::string loopVar(size_t l) {
+  return "n" + std::to_string(l);
+}
 
 std::string tuple(const std::string& name, size_t n, const std::string& prefix) {
   std::string s = name + "[";
@@ -18,7 +20,8 @@ std::string tuple(const std::string& name, size_t n, const std::string& prefix) 
 std::string domainConstraints(const StatementView& v) {
   std::string s;
   for (size_t l = 0; l < v.loops.size(); ++l)
-    s += (l ? " and " : "") + std::string("0 <= ") + loopVar(l) + " < " + std::to_string(v.extent[l]);
+    s += (l ? " and " : "") + std::string("0 <= ") + loopVar(l) + " < " +
+         std::to_string(v.extent[l]);
   return s;
 }
 
@@ -74,7 +77,8 @@ std::string LegalityReport::why() const {
   return "";
 }
 
-LegalityReport checkLegality(const poly::IslContext& ctx, const StatementView& v, const Dataflow& d) {
+LegalityReport checkLegality(const poly::IslContext& ctx, const StatementView& v,
+                             const Dataflow& d) {
   return poly::guardIsl("checking a dataflow's legality", [&] {
     LegalityReport r;
     isl::map theta(ctx.ctx(), thetaIslText(v, d));

@@ -16,13 +16,20 @@ std::optional<ScalarType> parseScalarType(std::string_view name) {
 
 const char* toString(ScalarType t) {
   switch (t) {
-  case ScalarType::Int8: return "int8";
-  case ScalarType::Int16: return "int16";
-  case ScalarType::Int32: return "int32";
-  case ScalarType::Int64: return "int64";
-  case ScalarType::Float16: return "float16";
-  case ScalarType::Float32: return "float32";
-  case ScalarType::Float64: return "float64";
+  case ScalarType::Int8:
+    return "int8";
+  case ScalarType::Int16:
+    return "int16";
+  case ScalarType::Int32:
+    return "int32";
+  case ScalarType::Int64:
+    return "int64";
+  case ScalarType::Float16:
+    return "float16";
+  case ScalarType::Float32:
+    return "float32";
+  case ScalarType::Float64:
+    return "float64";
   }
   return "?";
 }
@@ -34,33 +41,48 @@ bool isInteger(ScalarType t) {
 
 int bitWidth(ScalarType t) {
   switch (t) {
-  case ScalarType::Int8: return 8;
+  case ScalarType::Int8:
+    return 8;
   case ScalarType::Int16:
-  case ScalarType::Float16: return 16;
+  case ScalarType::Float16:
+    return 16;
   case ScalarType::Int32:
-  case ScalarType::Float32: return 32;
+  case ScalarType::Float32:
+    return 32;
   case ScalarType::Int64:
-  case ScalarType::Float64: return 64;
+  case ScalarType::Float64:
+    return 64;
   }
   return 0;
 }
 
 const char* toString(AssignOp op) {
   switch (op) {
-  case AssignOp::Assign: return "=";
-  case AssignOp::PlusEq: return "+=";
-  case AssignOp::PlusEqBang: return "+=!";
-  case AssignOp::StarEq: return "*=";
-  case AssignOp::StarEqBang: return "*=!";
-  case AssignOp::MaxEq: return "max=";
-  case AssignOp::MaxEqBang: return "max=!";
-  case AssignOp::MinEq: return "min=";
-  case AssignOp::MinEqBang: return "min=!";
+  case AssignOp::Assign:
+    return "=";
+  case AssignOp::PlusEq:
+    return "+=";
+  case AssignOp::PlusEqBang:
+    return "+=!";
+  case AssignOp::StarEq:
+    return "*=";
+  case AssignOp::StarEqBang:
+    return "*=!";
+  case AssignOp::MaxEq:
+    return "max=";
+  case AssignOp::MaxEqBang:
+    return "max=!";
+  case AssignOp::MinEq:
+    return "min=";
+  case AssignOp::MinEqBang:
+    return "min=!";
   }
   return "?";
 }
 
-bool isReduction(AssignOp op) { return op != AssignOp::Assign; }
+bool isReduction(AssignOp op) {
+  return op != AssignOp::Assign;
+}
 
 bool initialisesWithIdentity(AssignOp op) {
   return op == AssignOp::PlusEqBang || op == AssignOp::StarEqBang || op == AssignOp::MaxEqBang ||

@@ -9,7 +9,9 @@
 namespace rubick::ir {
 namespace {
 
-const char* slotName(int slot) { return slot == 0 ? "x" : slot == 1 ? "y" : "t1"; }
+const char* slotName(int slot) {
+  return slot == 0 ? "x" : slot == 1 ? "y" : "t1";
+}
 
 } // namespace
 
@@ -160,10 +162,10 @@ bool parseLayout(const std::string& text, const std::vector<int>& slots, size_t 
           known += std::string(known.empty() ? "" : ", ") + slotName(s);
         for (size_t o = 0; o < outerCount; ++o)
           known += (known.empty() ? "t" : ", t") + std::to_string(o + 2);
-        error = name.empty() && hasNumber ? "expected a coordinate after '*' in '" + p + "'"
-                                          : "unknown entry coordinate '" + name + "' in '" + p +
-                                                "' (this entry has: " +
-                                                (known.empty() ? "none" : known) + ")";
+        error = name.empty() && hasNumber
+                    ? "expected a coordinate after '*' in '" + p + "'"
+                    : "unknown entry coordinate '" + name + "' in '" + p +
+                          "' (this entry has: " + (known.empty() ? "none" : known) + ")";
         return false;
       }
     }

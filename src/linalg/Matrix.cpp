@@ -79,7 +79,9 @@ Mat Mat::transpose() const {
   return m;
 }
 
-Mat Mat::row(size_t r) const { return rowRange(r, 1); }
+Mat Mat::row(size_t r) const {
+  return rowRange(r, 1);
+}
 
 Mat Mat::col(size_t c) const {
   Mat m(rows_, 1);

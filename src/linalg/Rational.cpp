@@ -15,11 +15,15 @@ __int128 gcd128(__int128 a, __int128 b) {
   return a;
 }
 
-bool fits64(__int128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
+bool fits64(__int128 v) {
+  return v >= INT64_MIN && v <= INT64_MAX;
+}
 
 } // namespace
 
-Rational::Rational(int64_t n, int64_t d) { *this = make(n, d); }
+Rational::Rational(int64_t n, int64_t d) {
+  *this = make(n, d);
+}
 
 Rational Rational::make(__int128 n, __int128 d) {
   if (d == 0) throw std::domain_error("rational division by zero");
@@ -66,7 +70,9 @@ Rational operator+(Rational a, Rational b) {
   return Rational::make(__int128(a.num_) * b.den_ + __int128(b.num_) * a.den_,
                         __int128(a.den_) * b.den_);
 }
-Rational operator-(Rational a, Rational b) { return a + (-b); }
+Rational operator-(Rational a, Rational b) {
+  return a + (-b);
+}
 Rational operator*(Rational a, Rational b) {
   if (a.den_ == 1 && b.den_ == 1) return Rational::make(__int128(a.num_) * b.num_, 1);
   return Rational::make(__int128(a.num_) * b.num_, __int128(a.den_) * b.den_);
@@ -74,7 +80,9 @@ Rational operator*(Rational a, Rational b) {
 Rational operator/(Rational a, Rational b) {
   return Rational::make(__int128(a.num_) * b.den_, __int128(a.den_) * b.num_);
 }
-Rational Rational::operator-() const { return make(-__int128(num_), den_); }
+Rational Rational::operator-() const {
+  return make(-__int128(num_), den_);
+}
 
 std::strong_ordering operator<=>(const Rational& a, const Rational& b) {
   return __int128(a.num_) * b.den_ <=> __int128(b.num_) * a.den_;

@@ -13,7 +13,9 @@ IslContext::IslContext(unsigned long maxOperations) : raw_(isl_ctx_alloc()) {
   isl_ctx_set_max_operations(raw_, maxOperations);
 }
 
-IslContext::~IslContext() { isl_ctx_free(raw_); }
+IslContext::~IslContext() {
+  isl_ctx_free(raw_);
+}
 
 void rethrowIsl(const std::string& what, const isl::exception& e) {
   std::string msg = e.what() ? e.what() : "unknown isl error";

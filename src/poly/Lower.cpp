@@ -81,8 +81,8 @@ PolyAccess access(const IslContext& ctx, const tc::Statement& s, const isl::set&
   PolyAccess pa;
   pa.tensor = a.tensor;
   pa.write = write;
-  pa.relation = nameMap(isl::map(ctx.ctx(), os.str()), s.name, names, tensorName)
-                    .intersect_domain(domain);
+  pa.relation =
+      nameMap(isl::map(ctx.ctx(), os.str()), s.name, names, tensorName).intersect_domain(domain);
   return pa;
 }
 

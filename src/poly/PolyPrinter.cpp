@@ -10,25 +10,35 @@ namespace {
 
 const char* identityText(tc::AssignOp op) {
   switch (op) {
-  case tc::AssignOp::PlusEqBang: return "0";
-  case tc::AssignOp::StarEqBang: return "1";
-  case tc::AssignOp::MaxEqBang: return "the type's minimum";
-  case tc::AssignOp::MinEqBang: return "the type's maximum";
-  default: return nullptr;
+  case tc::AssignOp::PlusEqBang:
+    return "0";
+  case tc::AssignOp::StarEqBang:
+    return "1";
+  case tc::AssignOp::MaxEqBang:
+    return "the type's minimum";
+  case tc::AssignOp::MinEqBang:
+    return "the type's maximum";
+  default:
+    return nullptr;
   }
 }
 
 const char* reductionSymbol(tc::AssignOp op) {
   switch (op) {
   case tc::AssignOp::PlusEq:
-  case tc::AssignOp::PlusEqBang: return "+";
+  case tc::AssignOp::PlusEqBang:
+    return "+";
   case tc::AssignOp::StarEq:
-  case tc::AssignOp::StarEqBang: return "*";
+  case tc::AssignOp::StarEqBang:
+    return "*";
   case tc::AssignOp::MaxEq:
-  case tc::AssignOp::MaxEqBang: return "max";
+  case tc::AssignOp::MaxEqBang:
+    return "max";
   case tc::AssignOp::MinEq:
-  case tc::AssignOp::MinEqBang: return "min";
-  default: return "";
+  case tc::AssignOp::MinEqBang:
+    return "min";
+  default:
+    return "";
   }
 }
 

@@ -32,7 +32,8 @@ TEST(DataflowDecompose, OutputStationarySystolic) {
   // x = j, y = i, t1 = i + j + k: A(i,k) enters along x, B(k,j) along y, C stays.
   Decomposition d = decomposeVerified(gemm(4, 4, 4), "PE(j, i) | T(i + j + k)", 4, 4);
   ASSERT_TRUE(d.ok());
-  EXPECT_EQ(kinds(d), (std::vector{EntryKind::Stationary, EntryKind::XSystolic, EntryKind::YSystolic}));
+  EXPECT_EQ(kinds(d),
+            (std::vector{EntryKind::Stationary, EntryKind::XSystolic, EntryKind::YSystolic}));
   // A(i, k) = A(y, t1 - x - y): the skewed layout replaces input delay registers.
   EXPECT_EQ(ir::toString(d.tensors[1].layout, "A"), "E(0, y | t1) -> A(y, t1 - y)");
   EXPECT_EQ(ir::transformName(d.tensors[1].layout), "skew");
@@ -42,14 +43,16 @@ TEST(DataflowDecompose, WeightStationary) {
   // B (the weights) held per PE; A flows along y, partial sums of C along x.
   Decomposition d = decomposeVerified(gemm(4, 4, 4), "PE(k, j) | T(i + j + k)", 4, 4);
   ASSERT_TRUE(d.ok());
-  EXPECT_EQ(kinds(d), (std::vector{EntryKind::XSystolic, EntryKind::YSystolic, EntryKind::Stationary}));
+  EXPECT_EQ(kinds(d),
+            (std::vector{EntryKind::XSystolic, EntryKind::YSystolic, EntryKind::Stationary}));
 }
 
 TEST(DataflowDecompose, MulticastArray) {
   // Every cycle k: A(i,k) broadcast along a column, B(k,j) along a row, C accumulates in place.
   Decomposition d = decomposeVerified(gemm(4, 4, 4), "PE(i, j) | T(k)", 4, 4);
   ASSERT_TRUE(d.ok());
-  EXPECT_EQ(kinds(d), (std::vector{EntryKind::Stationary, EntryKind::YMulticast, EntryKind::XMulticast}));
+  EXPECT_EQ(kinds(d),
+            (std::vector{EntryKind::Stationary, EntryKind::YMulticast, EntryKind::XMulticast}));
   EXPECT_EQ(ir::toString(d.tensors[1].layout, "A"), "E(x, 0 | t1) -> A(x, t1)");
   EXPECT_EQ(ir::transformName(d.tensors[1].layout), "plain");
 }
@@ -66,10 +69,10 @@ TEST(DataflowDecompose, ReversedLoopMirrorsThePort) {
 TEST(DataflowDecompose, TiledLoopsUseOuterTime) {
   // 8x8x8 on 4x4: i and j split by 4, quotients in outer time.
   StatementView v = gemm(8, 8, 8);
-  Decomposition d =
-      decomposeVerified(v, "PE(i mod 4, j mod 4) | T(k, j / 4, i / 4)", 4, 4);
+  Decomposition d = decomposeVerified(v, "PE(i mod 4, j mod 4) | T(k, j / 4, i / 4)", 4, 4);
   ASSERT_TRUE(d.ok());
-  EXPECT_EQ(kinds(d), (std::vector{EntryKind::Stationary, EntryKind::YMulticast, EntryKind::XMulticast}));
+  EXPECT_EQ(kinds(d),
+            (std::vector{EntryKind::Stationary, EntryKind::YMulticast, EntryKind::XMulticast}));
   // C(i, j) = C(x + 4*t3, y + 4*t2).
   EXPECT_EQ(ir::toString(d.tensors[0].layout, "C"), "E(x, y | 0, t2, t3) -> C(x + 4*t3, y + 4*t2)");
 }
@@ -105,7 +108,8 @@ TEST(DataflowDecompose, ReuseSpaceWithoutBasisIsRejected) {
   Decomposition dec = decompose(v, d);
   const TensorDecomposition& b = dec.tensors[2];
   EXPECT_FALSE(b.ok());
-  EXPECT_NE(b.reason.find("no basis of the seven direction vectors"), std::string::npos) << b.reason;
+  EXPECT_NE(b.reason.find("no basis of the seven direction vectors"), std::string::npos)
+      << b.reason;
 }
 
 TEST(DataflowDecompose, GemvUsesTwoAxesAndTwoVectorEntries) {
@@ -135,15 +139,18 @@ TEST(DataflowSpec, RejectsBadSpecsWithReasons) {
     }
     return std::string("<no error>");
   };
-  EXPECT_EQ(message("PE(i + j, i + j) | T(k)"), "S is singular: two iterations share a PE and cycle");
+  EXPECT_EQ(message("PE(i + j, i + j) | T(k)"),
+            "S is singular: two iterations share a PE and cycle");
   EXPECT_EQ(message("PE(i, i) | T(k, j)"),
             "with 2 inner coordinates, exactly 1 of x, y, t1 must be constant");
-  EXPECT_EQ(message("PE(i, j) | T(k + 1)"), "t1 must start at 0; write the dataflow as PE(i, j) | T(k)");
+  EXPECT_EQ(message("PE(i, j) | T(k + 1)"),
+            "t1 must start at 0; write the dataflow as PE(i, j) | T(k)");
   EXPECT_EQ(message("PE(i, j) | T(q)"), "column 14: 'q' is not a loop of S0 (loops: i, j, k)");
   EXPECT_EQ(message("PE(i, j) | T(k)", 2, 4), "the dataflow needs 4x4 PEs but the array is 2x4");
   EXPECT_EQ(message("PE(i mod 2, j) | T(k)"),
             "loop 'i' is split by 2 but its quotient 'i / 2' is not in outer time");
-  EXPECT_EQ(message("PE(i, j) | T(k, k)"), "outer time 'k / 1' does not match its inner part (factor 4)");
+  EXPECT_EQ(message("PE(i, j) | T(k, k)"),
+            "outer time 'k / 1' does not match its inner part (factor 4)");
   EXPECT_EQ(message("PE(i, j)"), "column 9: expected '|' between PE(...) and T(...)");
 }
 

@@ -53,9 +53,10 @@ TEST(DataflowSpace, IrSearchEqualsBruteForceOnBatchedGemm) {
 }
 
 TEST(DataflowSpace, IrSearchEqualsBruteForceOnConv2d) {
-  expectSameSpace(test::statement(test::kConv, {{"N", 1}, {"C", 2}, {"H", 3}, {"W", 2}, {"F", 1},
-                                                {"R", 2}, {"S", 1}}),
-                  2, 2, "Conv2D on 2x2");
+  expectSameSpace(
+      test::statement(test::kConv,
+                      {{"N", 1}, {"C", 2}, {"H", 3}, {"W", 2}, {"F", 1}, {"R", 2}, {"S", 1}}),
+      2, 2, "Conv2D on 2x2");
 }
 
 TEST(DataflowSpace, GemmTriplesOnAnEightByEightArray) {
@@ -75,8 +76,8 @@ TEST(DataflowSpace, GemmTriplesOnAnEightByEightArray) {
   // The classic arrays are there.
   auto has = [&](std::vector<ir::EntryKind> k) { return r.stats.perCombination.count(k) > 0; };
   using K = ir::EntryKind;
-  EXPECT_TRUE(has({K::Stationary, K::XSystolic, K::YSystolic}));  // output stationary
-  EXPECT_TRUE(has({K::XSystolic, K::YSystolic, K::Stationary}));  // weight stationary
+  EXPECT_TRUE(has({K::Stationary, K::XSystolic, K::YSystolic}));   // output stationary
+  EXPECT_TRUE(has({K::XSystolic, K::YSystolic, K::Stationary}));   // weight stationary
   EXPECT_TRUE(has({K::Stationary, K::YMulticast, K::XMulticast})); // multicast
 }
 

@@ -11,13 +11,13 @@
 namespace rubick::dataflow {
 
 struct BankStep {
-  IntVec time;     // (outermost ..., t2, entry time); the entry time is absent for stationary entries
+  IntVec time; // (outermost ..., t2, entry time); the entry time is absent for stationary entries
   int64_t address; // position of the element in the bank, in order of first use
 };
 
 struct BankInfo {
-  std::vector<IntVec> ports;      // port positions (active port slots), sorted
-  std::vector<int64_t> depth;     // elements stored per bank
+  std::vector<IntVec> ports;                   // port positions (active port slots), sorted
+  std::vector<int64_t> depth;                  // elements stored per bank
   std::vector<std::vector<BankStep>> sequence; // per bank, in time order
   int64_t maxDepth() const;
   int64_t totalWords() const;

@@ -17,14 +17,14 @@
 namespace rubick::dataflow {
 
 struct TensorDecomposition {
-  size_t access = 0;        // index into StatementView::accesses
-  Mat movement;             // linear part over (x, y, t1): tensor dims x 3
+  size_t access = 0;                 // index into StatementView::accesses
+  Mat movement;                      // linear part over (x, y, t1): tensor dims x 3
   std::vector<IntVec> movementOuter; // tensor dims x outer stamps
   std::vector<Rational> movementConstant;
   std::vector<IntVec> reuse; // basis of the reuse space in (x, y | t1)
   std::optional<ir::OrientedEntry> entry;
-  ir::DataLayout layout;     // valid when `entry` is set and `reason` is empty
-  std::string reason;        // why this reference cannot be realised, empty when it can
+  ir::DataLayout layout; // valid when `entry` is set and `reason` is empty
+  std::string reason;    // why this reference cannot be realised, empty when it can
   bool ok() const { return entry.has_value() && reason.empty(); }
 };
 

@@ -21,7 +21,8 @@ struct LegalityReport {
   std::string why() const; // empty when legal
 };
 
-LegalityReport checkLegality(const poly::IslContext& ctx, const StatementView& v, const Dataflow& d);
+LegalityReport checkLegality(const poly::IslContext& ctx, const StatementView& v,
+                             const Dataflow& d);
 
 /// True when every realisable tensor of `dec` satisfies M_T = L_T o Omega_T on the domain;
 /// `failure` names the first tensor that does not.

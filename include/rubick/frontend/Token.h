@@ -26,15 +26,15 @@ enum class Tok {
   Star,
   Slash,
   // Assignment operators. `!` after a reduction operator means "initialise with the identity".
-  Assign,      // =
-  PlusEq,      // +=
-  PlusEqBang,  // +=!
-  StarEq,      // *=
-  StarEqBang,  // *=!
-  MaxEq,       // max=
-  MaxEqBang,   // max=!
-  MinEq,       // min=
-  MinEqBang,   // min=!
+  Assign,     // =
+  PlusEq,     // +=
+  PlusEqBang, // +=!
+  StarEq,     // *=
+  StarEqBang, // *=!
+  MaxEq,      // max=
+  MaxEqBang,  // max=!
+  MinEq,      // min=
+  MinEqBang,  // min=!
 };
 
 /// Spelling of a token kind for messages ("'->'", "identifier", ...).

@@ -16,10 +16,10 @@
 namespace rubick::ir {
 
 struct DataLayout {
-  std::vector<int> slots;         // entry coordinates: active slots of the entry (0, 1: port; 2: time)
-  std::vector<IntVec> linear;     // tensor dims x slots
-  std::vector<IntVec> outer;      // tensor dims x outer time stamps
-  IntVec constant;                // tensor dims
+  std::vector<int> slots;     // entry coordinates: active slots of the entry (0, 1: port; 2: time)
+  std::vector<IntVec> linear; // tensor dims x slots
+  std::vector<IntVec> outer;  // tensor dims x outer time stamps
+  IntVec constant;            // tensor dims
   friend bool operator==(const DataLayout&, const DataLayout&) = default;
 };
 
