@@ -25,13 +25,14 @@ const char* const kForm =
 
 class Matcher {
 public:
-  Matcher(const Program& p, const std::shared_ptr<const SourceFile>& f) : prog_(p), file_(f) {}
+  Matcher(const Program& p, const std::shared_ptr<const SourceFile>& f, bool hint = true)
+      : prog_(p), file_(f), hint_(hint) {}
 
   AttentionForm run() {
     if (prog_.statements.size() != 6)
-      throw Error(file_ ? file_->name() : prog_.name, "'" + prog_.name + "' has " +
-                                                          std::to_string(prog_.statements.size()) +
-                                                          " statements; " + kForm);
+      throw Error(file_ ? file_->name() : prog_.name,
+                  "'" + prog_.name + "' has " + std::to_string(prog_.statements.size()) +
+                      " statements" + (hint_ ? std::string("; ") + kForm : ""));
     AttentionForm f;
     const Statement& s0 = prog_.statements[0];
     // Heads: a leading loop of the score statement that indexes every tensor first.
@@ -141,11 +142,12 @@ public:
 private:
   const Program& prog_;
   std::shared_ptr<const SourceFile> file_;
+  bool hint_ = true; // where else to look, after what does not fit
   int heads_ = 0;
 
   [[noreturn]] void fail(const Statement& s, const std::string& what) const {
     std::string msg = "statement '" + s.text + "' does not fit the attention pipeline: expected " +
-                      what + " (" + kForm + ")";
+                      what + (hint_ ? std::string(" (") + kForm + ")" : "");
     if (!file_) throw Error(prog_.name, msg);
     throw Error(file_, Diagnostic{s.loc, 1, msg, {}});
   }
@@ -203,6 +205,15 @@ private:
 AttentionForm recogniseAttention(const tc::Program& prog,
                                  const std::shared_ptr<const SourceFile>& file) {
   return Matcher(prog, file).run();
+}
+
+std::string attentionMismatch(const tc::Program& prog) {
+  try {
+    Matcher(prog, nullptr, false).run();
+    return "";
+  } catch (const Error& e) {
+    return e.diag().message;
+  }
 }
 
 } // namespace rubick::attn

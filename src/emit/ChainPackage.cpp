@@ -9,7 +9,10 @@
 #include "ReadmeText.h"
 
 #include "rubick/arch/AxiOptions.h"
+#include "rubick/attn/PipelineMemory.h"
+#include "rubick/attn/SelectPipeline.h"
 #include "rubick/dse/DesignId.h"
+#include "rubick/emit/Attention.h"
 #include "rubick/emit/Templates.h"
 #include "rubick/emit/Verilog.h"
 #include "rubick/support/Diagnostic.h"
@@ -35,13 +38,48 @@ std::string chainId(const std::vector<ChainStageDesign>& stages) {
   return dse::hashId(text);
 }
 
+ChainStageDesign attentionStage(std::vector<size_t> statements, std::vector<int> tensorOf,
+                                tc::Program program, const attn::AttentionForm& f,
+                                const attn::PipelinePoint& p, dse::ExploreOptions options) {
+  ChainStageDesign d;
+  d.statements = std::move(statements);
+  d.tensorOf = std::move(tensorOf);
+  d.program = std::move(program);
+  d.statement = f.score;
+  d.view = dataflow::viewStatement(d.program, f.score);
+  d.point.id = p.id;
+  d.point.dataflow = p.g1.design.dataflow;
+  d.point.metrics.macs = p.macs;
+  d.point.memory.cycles = p.latency;
+  d.point.memory.computeCycles = p.transfers.computeCycles;
+  // Q, K and V are read once and O written once (attn/PipelineMemory.h).
+  for (int t : {f.q, f.k, f.v, f.o}) {
+    const tc::Tensor& x = d.program.tensors[static_cast<size_t>(t)];
+    d.point.memory.busBytes += x.elements() * (tc::bitWidth(x.type) / 8);
+  }
+  d.options = std::move(options);
+  d.attention = f;
+  d.pipeline = p;
+  return d;
+}
+
+std::string stageSpec(const ChainStageDesign& d) {
+  return d.pipeline ? attn::pipelineSpec(*d.pipeline) : dataflow::toSpec(d.point.dataflow, d.view);
+}
+
 arch::ChainPlan chainDesignPlan(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
                                 const std::string& name, int64_t busBytes) {
   std::vector<arch::MemoryPlan> plans;
   std::vector<dse::MemorySystem> memories;
   for (size_t k = 0; k < s.size(); ++k) {
-    plans.push_back(arch::designMemoryPlan(s[k].program, s[k].view, s[k].point, s[k].options,
-                                           name + "_s" + std::to_string(k), busBytes));
+    const std::string n = name + "_s" + std::to_string(k);
+    if (const std::optional<attn::PipelinePoint>& p = s[k].pipeline)
+      plans.push_back(attn::withSteps(
+          attn::pipelineMemoryPlan(s[k].program, *s[k].attention, p->blockKeys, p->memory, n),
+          p->timing));
+    else
+      plans.push_back(
+          arch::designMemoryPlan(s[k].program, s[k].view, s[k].point, s[k].options, n, busBytes));
     memories.push_back(s[k].options.constraints.memory);
   }
   arch::ChainPlan c = arch::chainPlan(prog, name, std::move(plans), memories);
@@ -134,15 +172,22 @@ Json designJson(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
     for (size_t r : st.registers)
       regs.push_back(r);
     const arch::MemoryTiming& t = tm.stages[k];
-    stages.push_back({{"module", st.plan.core.name + "_stage"},
-                      {"design", s[k].point.id},
-                      {"statements", stmts},
-                      {"dataflow", dataflow::toSpec(s[k].point.dataflow, s[k].view)},
-                      {"array", {{"p", st.plan.core.p}, {"q", st.plan.core.q}}},
-                      {"buffer_tile", dse::toString(st.plan.tiling, s[k].view)},
-                      {"base_registers", regs},
-                      {"model_cycles", s[k].point.memory.cycles},
-                      {"timing", detail::timingJson(t, st.memory)}});
+    Json stage = {
+        {"module", st.plan.core.name + "_stage"}, {"design", s[k].point.id}, {"statements", stmts}};
+    if (s[k].pipeline)
+      // The fused attention pipeline: two arrays and a vector unit, a key block per buffer tile.
+      stage.update({{"kind", "attention"},
+                    {"pipeline", stageSpec(s[k])},
+                    {"block_keys", s[k].pipeline->blockKeys}});
+    else
+      stage.update({{"kind", "contraction"},
+                    {"dataflow", stageSpec(s[k])},
+                    {"array", {{"p", st.plan.core.p}, {"q", st.plan.core.q}}},
+                    {"buffer_tile", dse::toString(st.plan.tiling, s[k].view)}});
+    stage.update({{"base_registers", regs},
+                  {"model_cycles", s[k].point.memory.cycles},
+                  {"timing", detail::timingJson(t, st.memory)}});
+    stages.push_back(stage);
   }
   j["stages"] = stages;
   return j;
@@ -167,9 +212,10 @@ std::string readme(const tc::Program& prog, const std::vector<ChainStageDesign>&
     std::string stmts;
     for (const tc::Statement& x : s[k].program.statements)
       stmts += (stmts.empty() ? "`" : "; `") + x.text + "`";
-    const arch::Plan& core = c.stages[k].plan.core;
-    os << "| " << k << " | " << stmts << " | " << s[k].point.id << " | `" << core.spec << "` on "
-       << core.p << "x" << core.q << " | " << tm.stages[k].cycles << " |\n";
+    const dataflow::Dataflow& df = s[k].point.dataflow;
+    os << "| " << k << " | " << stmts << " | " << s[k].point.id << " | `" << stageSpec(s[k]) << "` "
+       << (s[k].pipeline ? "(attention pipeline, GEMM 1 on " : "on ") << df.p << "x" << df.q
+       << (s[k].pipeline ? ")" : "") << " | " << tm.stages[k].cycles << " |\n";
   }
   os << "\nCycles from start to done (CYCLES): " << tm.cycles
      << " with the tensors at 4 KiB boundaries: the stages' cycles plus " << arch::kChainHandoff
@@ -218,11 +264,33 @@ std::vector<File> packageChain(const tc::Program& prog, const std::vector<ChainS
   const std::string id = chainId(s);
   std::set<std::string> templates;
   if (c.chipBytes > 0) templates.insert({"rubick_axi_route", "rubick_scratch"});
-  for (const arch::ChainStagePlan& st : c.stages) {
-    for (const std::string& t : templatesUsed(st.plan.core))
+  // Each stage's own modules, the `_stage` wrapper last.
+  std::vector<File> generated;
+  for (size_t k = 0; k < c.stages.size(); ++k) {
+    const arch::MemoryPlan& m = c.stages[k].plan;
+    const std::string n = m.core.name;
+    for (const std::string& t : memoryTemplatesUsed(m, o))
       templates.insert(t);
-    for (const std::string& t : memoryTemplatesUsed(st.plan, o))
-      templates.insert(t);
+    if (s[k].pipeline) {
+      // The attention pipeline's modules as its own package writes them, but its top.
+      for (File& f : attentionPackage(s[k].program, *s[k].attention, *s[k].pipeline, n)) {
+        if (f.path.rfind("rtl/", 0) != 0 || f.path == "rtl/" + n + "_top.v") continue;
+        if (f.path.rfind("rtl/rubick_", 0) == 0)
+          templates.insert(f.path.substr(4, f.path.size() - 6));
+        else
+          generated.push_back(std::move(f));
+      }
+    } else {
+      for (const std::string& t : templatesUsed(m.core))
+        templates.insert(t);
+      std::vector<char> reload;
+      for (const arch::TensorTransfer& x : m.tensors)
+        reload.push_back(x.reload);
+      generated.push_back({"rtl/" + n + "_array.v", arrayModule(m.core)});
+      generated.push_back({"rtl/" + n + "_core.v", coreModule(m.core, reload)});
+      if (m.epilogue) generated.push_back({"rtl/" + n + "_epilogue.v", detail::epilogueModule(m)});
+    }
+    generated.push_back({"rtl/" + n + "_stage.v", memoryStageModule(m, o)});
   }
   std::vector<File> files;
   std::vector<std::string> listed;
@@ -232,18 +300,9 @@ std::vector<File> packageChain(const tc::Program& prog, const std::vector<ChainS
     files.push_back({"rtl/" + t + ".v", it->second});
     listed.push_back("rtl/" + t + ".v");
   }
-  for (const arch::ChainStagePlan& st : c.stages) {
-    const arch::MemoryPlan& m = st.plan;
-    std::vector<char> reload;
-    for (const arch::TensorTransfer& x : m.tensors)
-      reload.push_back(x.reload);
-    const std::string n = m.core.name;
-    files.push_back({"rtl/" + n + "_array.v", arrayModule(m.core)});
-    files.push_back({"rtl/" + n + "_core.v", coreModule(m.core, reload)});
-    if (m.epilogue) files.push_back({"rtl/" + n + "_epilogue.v", detail::epilogueModule(m)});
-    files.push_back({"rtl/" + n + "_stage.v", memoryStageModule(m, o)});
-    for (const char* f : {"_array.v", "_core.v", "_epilogue.v", "_stage.v"})
-      if (m.epilogue || std::string(f) != "_epilogue.v") listed.push_back("rtl/" + n + f);
+  for (File& f : generated) {
+    listed.push_back(f.path);
+    files.push_back(std::move(f));
   }
   files.push_back({"rtl/" + name + "_top.v", chainTopModule(c, o)});
   listed.push_back("rtl/" + name + "_top.v");

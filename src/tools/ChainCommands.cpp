@@ -5,8 +5,11 @@
 #include "SelectionOptions.h"
 
 #include "rubick/arch/AxiOptions.h"
+#include "rubick/attn/PipelineMemory.h"
+#include "rubick/attn/SelectPipeline.h"
 #include "rubick/dse/Chain.h"
 #include "rubick/emit/ModuleName.h"
+#include "rubick/frontend/Sema.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 #include "rubick/verify/Chain.h"
@@ -27,6 +30,44 @@ std::function<bool()> chainsWithMemory(const tc::Program& prog, const InputOptio
   };
 }
 
+namespace {
+
+// Stage `k` of the attention form: the best pipeline by --objective under the search flags, its
+// tensors in the chain's memory.
+emit::ChainStageDesign attentionStageDesign(workload::Stage st, size_t k, const InputOptions& input,
+                                            const SearchOptions& search) {
+  if (!search.dtype.empty())
+    throw Error("--dtype", "an attention stage takes its element types from the program");
+  const attn::AttentionForm& f = *st.workload.attention;
+  std::string targetName;
+  dse::PimSystem pim;
+  attn::PipelineOptions po;
+  po.explore = makeExploreOptions(search, st.program, dataflow::viewStatement(st.program, f.score),
+                                  input.file, targetName, &pim);
+  if (pim.enabled())
+    throw Unsupported("chain", "a chain on PIM units is not built yet; take one statement "
+                               "with --stmt");
+  if (const std::string why = arch::axiBuildProblem(po.explore.constraints.memory); !why.empty())
+    throw Unsupported("chain", why);
+  if (const std::string why = attn::pipelineMemoryProblem(st.program, f); !why.empty())
+    throw Unsupported("chain", "the attention stage: " + why);
+  po.blockKeys = search.blockKeys;
+  po.lanes = search.vectorLanes;
+  // The pipeline explores its GEMMs at the key block's size: the program rebound, this stage.
+  po.rebind = [&input, k](const std::vector<std::pair<std::string, int64_t>>& sizes) {
+    tc::SemaOptions sema;
+    sema.defName = input.def;
+    for (const auto& [n, val] : sizes)
+      sema.sizes.push_back({n, val, {}});
+    return workload::chainStages(tc::loadProgram(input.file, sema), nullptr).at(k).program;
+  };
+  const attn::PipelinePoint p = attn::selectPipeline(st.program, f, po, dse::Selection{});
+  return emit::attentionStage(std::move(st.statements), std::move(st.tensorOf),
+                              std::move(st.program), f, p, po.explore);
+}
+
+} // namespace
+
 std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
                                                       const InputOptions& input,
                                                       const SearchOptions& search,
@@ -45,6 +86,10 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
   auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
   std::vector<emit::ChainStageDesign> out;
   for (workload::Stage& st : workload::chainStages(prog, file)) {
+    if (st.workload.kind == workload::Kind::Attention) {
+      out.push_back(attentionStageDesign(std::move(st), out.size(), input, search));
+      continue;
+    }
     emit::ChainStageDesign d;
     d.statements = st.statements;
     d.tensorOf = st.tensorOf;
@@ -115,9 +160,10 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
     for (const tc::Statement& x : s[k].program.statements)
       stmts += (stmts.empty() ? "" : "; ") + x.text;
     os << "  stage " << k << ": " << stmts << "\n"
-       << "      " << s[k].point.id << " " << dataflow::toSpec(s[k].point.dataflow, s[k].view)
-       << " on " << s[k].point.dataflow.p << "x" << s[k].point.dataflow.q << ": "
-       << tm.stages[k].cycles << " cycles (explorer " << s[k].point.memory.cycles << ")\n";
+       << "      " << s[k].point.id << " " << emit::stageSpec(s[k])
+       << (s[k].pipeline ? " (attention pipeline, GEMM 1" : "") << " on " << s[k].point.dataflow.p
+       << "x" << s[k].point.dataflow.q << (s[k].pipeline ? ")" : "") << ": " << tm.stages[k].cycles
+       << " cycles (explorer " << s[k].point.memory.cycles << ")\n";
   }
   return os.str();
 }

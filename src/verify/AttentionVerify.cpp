@@ -4,6 +4,7 @@
 #include "MemoryRun.h"
 #include "Runtime.h"
 #include "Simulate.h"
+#include "Stimulus.h"
 
 #include "rubick/arch/AxiOptions.h"
 #include "rubick/arch/DramTiming.h"
@@ -60,6 +61,22 @@ std::vector<int64_t> matrixOf(const std::vector<int64_t>& t, const tc::Tensor& x
 
 } // namespace
 
+std::vector<int64_t> attentionOutput(const tc::Program& prog, const attn::AttentionForm& f,
+                                     const std::vector<int64_t>& q, const std::vector<int64_t>& k,
+                                     const std::vector<int64_t>& v, int64_t blockKeys) {
+  std::vector<int64_t> out;
+  for (int64_t h = 0; h < f.heads; ++h) {
+    std::vector<int64_t> o =
+        ref::attentionFixed(matrixOf(q, prog.tensors[f.q], f.multiHead, h, f.queryDim),
+                            matrixOf(k, prog.tensors[f.k], f.multiHead, h, f.keyDimK),
+                            matrixOf(v, prog.tensors[f.v], f.multiHead, h, f.keyDimV), f.l, f.s,
+                            f.d, f.dv, prog.expFrac, blockKeys);
+    o = ref::saturateValues(o, tc::bitWidth(prog.tensors[f.o].type));
+    out.insert(out.end(), o.begin(), o.end());
+  }
+  return out;
+}
+
 std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm& f,
                               int64_t blockKeys, uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -71,16 +88,7 @@ std::string attentionStimulus(const tc::Program& prog, const attn::AttentionForm
       n *= s;
     in.push_back(randomValues(rng, n, tc::bitWidth(x.type)));
   }
-  std::vector<int64_t> out;
-  for (int64_t h = 0; h < f.heads; ++h) {
-    std::vector<int64_t> o =
-        ref::attentionFixed(matrixOf(in[0], prog.tensors[f.q], f.multiHead, h, f.queryDim),
-                            matrixOf(in[1], prog.tensors[f.k], f.multiHead, h, f.keyDimK),
-                            matrixOf(in[2], prog.tensors[f.v], f.multiHead, h, f.keyDimV), f.l, f.s,
-                            f.d, f.dv, prog.expFrac, blockKeys);
-    o = ref::saturateValues(o, tc::bitWidth(prog.tensors[f.o].type));
-    out.insert(out.end(), o.begin(), o.end());
-  }
+  const std::vector<int64_t> out = attentionOutput(prog, f, in[0], in[1], in[2], blockKeys);
   // Selects as in the pipeline's design.json: O, Q, K, V.
   std::ostringstream os;
   os << "rubick-stimulus 1\n";

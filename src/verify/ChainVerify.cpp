@@ -48,8 +48,19 @@ std::string chainStimulus(const tc::Program& prog, const std::vector<emit::Chain
       for (int64_t& x : data[static_cast<size_t>(t.programTensor)])
         x = ref::wrap(x, static_cast<int>(t.tensor.bits));
   const ref::TensorData inputs = data;
-  for (size_t st = 0; st < prog.statements.size(); ++st)
-    ref::runStatement(prog, st, data);
+  // Each stage as its hardware computes it: an attention stage's O in the pipeline's fixed point.
+  for (const emit::ChainStageDesign& st : s) {
+    if (!st.pipeline) {
+      for (size_t x : st.statements)
+        ref::runStatement(prog, x, data);
+      continue;
+    }
+    const attn::AttentionForm& f = *st.attention;
+    auto of = [&](int t) -> std::vector<int64_t>& {
+      return data[static_cast<size_t>(st.tensorOf[static_cast<size_t>(t)])];
+    };
+    of(f.o) = attentionOutput(st.program, f, of(f.q), of(f.k), of(f.v), st.pipeline->blockKeys);
+  }
   std::ostringstream os;
   os << "rubick-stimulus 1\n";
   // The tensors in memory, by base register: the on-chip ones never reach it.
@@ -63,6 +74,15 @@ std::string chainStimulus(const tc::Program& prog, const std::vector<emit::Chain
   }
   return os.str();
 }
+
+namespace {
+
+int64_t stagePes(const attn::PipelinePoint& p) {
+  return p.g1.design.dataflow.p * p.g1.design.dataflow.q +
+         p.g2.design.dataflow.p * p.g2.design.dataflow.q;
+}
+
+} // namespace
 
 Result verifyChain(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,
                    const std::string& name, const Options& given, double* runtimeSeconds) {
@@ -80,7 +100,8 @@ Result verifyChain(const tc::Program& prog, const std::vector<emit::ChainStageDe
         d.files = emit::packageChain(prog, s, name);
         // The last stage's: its result is compared as it is (an earlier stage's epilogue may
         // hide a broken PE, a ReLU clipping both the right and the wrong sums to 0).
-        d.faultyArray = "_s" + std::to_string(s.size() - 1) + "_array.v";
+        d.faultyArray =
+            "_s" + std::to_string(s.size() - 1) + (s.back().pipeline ? "_g1_array.v" : "_array.v");
         d.harness = Harness::Memory;
         const std::optional<arch::Dram> dram = o.dram;
         d.runArgs = [plan, axi, dram](uint64_t seed) {
@@ -93,7 +114,8 @@ Result verifyChain(const tc::Program& prog, const std::vector<emit::ChainStageDe
         };
         d.simulatedCycles = arch::chainTiming(*plan, axi, {}, dram ? &*dram : nullptr).cycles;
         for (const emit::ChainStageDesign& st : s)
-          d.pes = std::max(d.pes, st.point.dataflow.p * st.point.dataflow.q);
+          d.pes = std::max(d.pes, st.pipeline ? stagePes(*st.pipeline)
+                                              : st.point.dataflow.p * st.point.dataflow.q);
         d.stimulus = [&](uint64_t seed) { return chainStimulus(prog, s, *plan, seed); };
         simulate(std::move(d), o, runtime, jobs, r);
       });

@@ -4,6 +4,7 @@
 // every access from the seed, each wrapped to the width the hardware stores it in, then the
 // reference model's expected output from those inputs.
 
+#include "rubick/attn/AttentionForm.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/dse/Epilogue.h"
 #include "rubick/frontend/Program.h"
@@ -35,5 +36,11 @@ void epilogueOperandValues(ref::TensorData& data, const dse::Epilogue& e,
 std::string epilogueStimulus(const tc::Program& prog, const dataflow::StatementView& v,
                              const dse::Epilogue& e, uint64_t seed,
                              const std::vector<int64_t>& elementBits);
+
+/// The output of attention form `f` (every head, saturated to O's type) from Q, K and V as the
+/// pipeline with key blocks of `blockKeys` computes it (ref::attentionFixed).
+std::vector<int64_t> attentionOutput(const tc::Program& prog, const attn::AttentionForm& f,
+                                     const std::vector<int64_t>& q, const std::vector<int64_t>& k,
+                                     const std::vector<int64_t>& v, int64_t blockKeys);
 
 } // namespace rubick::verify

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rubick/workload/Stages.h"
 
+#include "rubick/attn/AttentionForm.h"
+#include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
 #include <map>
@@ -64,24 +66,48 @@ Stage subProgram(const tc::Program& prog, size_t first, size_t last, size_t k) {
   return st;
 }
 
+// The attention form is six statements (attn/AttentionForm.h).
+constexpr size_t kAttentionStatements = 6;
+
 } // namespace
 
 std::vector<Stage> chainStages(const tc::Program& prog,
                                const std::shared_ptr<const SourceFile>& file) {
   std::vector<Stage> stages;
-  if (prog.statements.empty()) return stages;
-  if (!startsStage(prog.statements.front()))
-    refuse(file, prog, prog.statements.front().loc,
-           prog.statements.front().name + " (" + prog.statements.front().text +
-               ") has no contraction before it: a chain is built as stages, each a contraction "
-               "with the elementwise statements after it");
-  std::vector<size_t> starts;
-  for (size_t s = 0; s < prog.statements.size(); ++s)
-    if (startsStage(prog.statements[s])) starts.push_back(s);
+  const size_t n = prog.statements.size();
+  // Stage bounds: the attention form's six statements where they start, else a contraction
+  // with the elementwise statements after it.
+  std::vector<std::pair<size_t, size_t>> bounds;
+  // Six statements that start like attention (a contraction, then `max=!`) but are not its
+  // form: why, for the stage that then fails to build.
+  std::map<size_t, std::string> nearMiss; // statement after the contraction -> why
+  for (size_t s = 0; s < n;) {
+    if (s + kAttentionStatements <= n) {
+      const std::string why =
+          attn::attentionMismatch(subProgram(prog, s, s + kAttentionStatements - 1, 0).program);
+      if (why.empty()) {
+        bounds.push_back({s, s + kAttentionStatements - 1});
+        s += kAttentionStatements;
+        continue;
+      }
+      if (prog.statements[s + 1].op == tc::AssignOp::MaxEqBang) nearMiss[s + 1] = why;
+    }
+    const tc::Statement& x = prog.statements[s];
+    if (!startsStage(x))
+      refuse(file, prog, x.loc,
+             x.name + " (" + x.text + ") has no contraction before it" +
+                 (s ? " (an attention stage takes no epilogue)" : "") +
+                 ": a chain is built as stages, each a contraction with the elementwise "
+                 "statements after it, or the attention form's six statements");
+    size_t e = s + 1;
+    while (e < n && !startsStage(prog.statements[e]))
+      ++e;
+    bounds.push_back({s, e - 1});
+    s = e;
+  }
   std::map<int, size_t> writer; // tensor -> the stage that writes it
-  for (size_t k = 0; k < starts.size(); ++k) {
-    const size_t last = k + 1 < starts.size() ? starts[k + 1] - 1 : prog.statements.size() - 1;
-    Stage st = subProgram(prog, starts[k], last, k);
+  for (size_t k = 0; k < bounds.size(); ++k) {
+    Stage st = subProgram(prog, bounds[k].first, bounds[k].second, k);
     for (size_t s : st.statements) {
       const tc::Statement& x = prog.statements[s];
       // What earlier stages wrote: only their results are in memory.
@@ -110,9 +136,19 @@ std::vector<Stage> chainStages(const tc::Program& prog,
                    " inside a stage; only a stage's last statement writes to memory");
       writer[x.write.tensor] = k;
     }
-    st.workload = recogniseWorkload(st.program, "", nullptr, file);
-    if (st.workload.kind != Kind::Statement && st.workload.kind != Kind::Epilogue)
-      throw std::logic_error("chainStages: a stage that is neither a statement nor an epilogue");
+    try {
+      st.workload = recogniseWorkload(st.program, "", nullptr, file);
+    } catch (const Error& e) {
+      auto near = nearMiss.find(bounds[k].first);
+      if (near == nearMiss.end()) throw;
+      const tc::Statement& c = prog.statements[near->first - 1];
+      refuse(file, prog, c.loc,
+             "statements " + c.name + ".." + prog.statements[near->first + 4].name +
+                 " start like attention but are not its form (" + near->second +
+                 "), and as stages of their own: " + e.diag().message);
+    }
+    if (st.workload.kind == Kind::Chain)
+      throw std::logic_error("chainStages: a stage that is a chain");
     stages.push_back(std::move(st));
   }
   return stages;

@@ -5,7 +5,7 @@
 # heads; transposed K and int8 O; vector units of 1, 2, 4 and 8 lanes, also more lanes than
 # query rows; Q, K, V and O in external memory, on a narrow and a wide bus; the attention decode
 # on PIM units, and PIM designs of GEMV and GEMM; chains of two and three stages, as
-# docs/fusion.md builds them): verilator --lint-only -Wall prints nothing,
+# docs/fusion.md builds them, two with an attention stage): verilator --lint-only -Wall prints nothing,
 # Icarus compiles them, a second emit
 # gives the same bytes, and no file holds the output path. With `synth`,
 # Yosys synthesizes a small pipeline instead (seconds per pipeline).
@@ -59,6 +59,8 @@ examples/gemv.tc --size M=16,N=12 --target tests/sim/pim/two_banks_fast.json
 examples/mlp.tc --size M=8,K=12,N=8,P=6 --array 4x4 --mem-bandwidth 8 --buffer-kib 1
 tests/sim/chain/mlp_requant.tc --array 2x4 --mem-bandwidth 16 --buffer-kib 2 --objective area
 tests/sim/chain/three.tc --array 4x4 --mem-bandwidth 4 --buffer-kib 1
+examples/attention_block.tc --size L=8,C=12,S=16,D=8,N=8 --array 4x4 --mem-bandwidth 8 --buffer-kib 4
+tests/sim/chain/attention_proj.tc --array 4x4 --mem-bandwidth 8 --buffer-kib 4 --chip-kib 0
 LIST
 echo "attention lint: $n pipelines, PIM designs and chains"
 exit $failed

@@ -39,6 +39,11 @@ rubick_golden(ir_seed_file expected/ir_seed.txt dump --ir examples/gemm.tc --siz
 # rubick explore of a chain (docs/fusion.md): the MLP block's statements alone and fused.
 rubick_golden(explore_chain_mlp expected/explore_chain_mlp.txt explore examples/mlp.tc
   --size M=16,K=32,N=32,P=16 --array 4x4 --mem-bandwidth 8 --mem-latency 20 --buffer-kib 16 -q)
+# A chain with an attention stage (docs/fusion.md, "Attention in a chain"): the pipeline's line
+# under "built as", its spec and exact cycles.
+rubick_golden(explore_chain_attention expected/explore_chain_attention.txt explore
+  examples/attention_block.tc --size L=8,C=12,S=16,D=8,N=8 --array 4x4 --mem-bandwidth 8
+  --mem-latency 20 --buffer-kib 4 -q)
 # rubick explore of a contraction with an epilogue (docs/fusion.md, "Epilogues"): the output's
 # traffic at its final width, the vector operands' loads and registers, the residual per tile.
 rubick_golden(explore_epilogue_residual expected/explore_epilogue_residual.txt explore

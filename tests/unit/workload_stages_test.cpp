@@ -149,6 +149,107 @@ TEST(Stages, WhatASequenceOfMemoryDesignsCannotBuildIsRefused) {
             std::string::npos);
 }
 
+// Attention, then its output projection.
+constexpr const char* kAttentionProjection = R"(
+def ap(int8(L,D) Q, int8(S,D) K, int8(S,D) V, int8(D,N) W) -> (Y) {
+    Sc(i,j) +=! Q(i,d) * K(j,d)
+    mx(i) max=! Sc(i,j)
+    E(i,j) = exp(Sc(i,j) - mx(i))
+    sm(i) +=! E(i,j)
+    U(i,d) +=! E(i,j) * V(j,d)
+    O(i,d) = U(i,d) / sm(i)
+    Y(i,n) +=! O(i,d) * W(d,n)
+}
+)";
+
+TEST(Stages, TheAttentionFormIsOneStage) {
+  const tc::Program p = withSizes(kAttentionProjection, {{"L", 4}, {"S", 8}, {"D", 4}, {"N", 3}});
+  const std::vector<workload::Stage> s = workload::chainStages(p, nullptr);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].statements, (std::vector<size_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(s[0].workload.kind, workload::Kind::Attention);
+  ASSERT_TRUE(s[0].workload.attention.has_value());
+  EXPECT_EQ(s[0].program.tensors[size_t(s[0].workload.attention->o)].name, "O");
+  EXPECT_EQ(names(s[0].program),
+            (std::vector<std::string>{"Q:input", "K:input", "V:input", "O:output", "Sc:local",
+                                      "mx:local", "E:local", "sm:local", "U:local"}));
+  EXPECT_EQ(s[1].statements, (std::vector<size_t>{6}));
+  EXPECT_EQ(s[1].workload.kind, workload::Kind::Statement);
+  EXPECT_EQ(names(s[1].program), (std::vector<std::string>{"W:input", "O:input", "Y:output"}));
+  // A projection before attention (requantised to an int8 Q): the contraction with its
+  // epilogue, then the six statements.
+  const tc::Program before = withSizes(R"(
+def pa(int8(L,C) X, int8(C,D) Wq, int32(D) m, int8(S,D) K, int8(S,D) V) -> (int8(L,D) Q, O) {
+    A(i,d) +=! X(i,c) * Wq(c,d)
+    Q(i,d) = requant(A(i,d), m(d), 8)
+    Sc(i,j) +=! Q(i,d) * K(j,d)
+    mx(i) max=! Sc(i,j)
+    E(i,j) = exp(Sc(i,j) - mx(i))
+    sm(i) +=! E(i,j)
+    U(i,d) +=! E(i,j) * V(j,d)
+    O(i,d) = U(i,d) / sm(i)
+}
+)",
+                                       {{"L", 4}, {"S", 8}, {"D", 4}, {"C", 3}});
+  const std::vector<workload::Stage> b = workload::chainStages(before, nullptr);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].workload.kind, workload::Kind::Epilogue);
+  EXPECT_EQ(b[1].statements, (std::vector<size_t>{2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(b[1].workload.kind, workload::Kind::Attention);
+}
+
+TEST(Stages, AnAttentionStageTakesNoEpilogueAndKeepsItsLocals) {
+  auto refusal = [](const char* text) {
+    const tc::Program p = analyzeText(text);
+    try {
+      workload::chainStages(p, nullptr);
+    } catch (const Unsupported& e) {
+      return e.diag().message;
+    }
+    return std::string("<no refusal>");
+  };
+  EXPECT_NE(refusal(R"(def f(int8(4,4) Q, int8(8,4) K, int8(8,4) V) -> (R) {
+      Sc(i,j) +=! Q(i,d) * K(j,d)
+      mx(i) max=! Sc(i,j)
+      E(i,j) = exp(Sc(i,j) - mx(i))
+      sm(i) +=! E(i,j)
+      U(i,d) +=! E(i,j) * V(j,d)
+      O(i,d) = U(i,d) / sm(i)
+      R(i,d) = max(O(i,d), 0)
+    })")
+                .find("S6 (R(i, d) = max(O(i, d), 0)) has no contraction before it (an attention "
+                      "stage takes no epilogue)"),
+            std::string::npos);
+  // The row sums stay inside the attention stage.
+  EXPECT_NE(refusal(R"(def f(int8(4,4) Q, int8(8,4) K, int8(8,4) V) -> (Y) {
+      Sc(i,j) +=! Q(i,d) * K(j,d)
+      mx(i) max=! Sc(i,j)
+      E(i,j) = exp(Sc(i,j) - mx(i))
+      sm(i) +=! E(i,j)
+      U(i,d) +=! E(i,j) * V(j,d)
+      O(i,d) = U(i,d) / sm(i)
+      Y(i) +=! sm(i) * O(i,d)
+    })")
+                .find("S6 reads sm, which stays inside an earlier stage (statements S0..S5)"),
+            std::string::npos);
+  // An int32 Q is not the attention form; as stages of their own the six statements cannot be
+  // built either, and the refusal says both.
+  const std::string q32 =
+      refusal(R"(def f(int8(4,3) X, int8(3,4) W, int8(8,4) K, int8(8,4) V) -> (O) {
+      Q(i,d) +=! X(i,c) * W(c,d)
+      Sc(i,j) +=! Q(i,d) * K(j,d)
+      mx(i) max=! Sc(i,j)
+      E(i,j) = exp(Sc(i,j) - mx(i))
+      sm(i) +=! E(i,j)
+      U(i,d) +=! E(i,j) * V(j,d)
+      O(i,d) = U(i,d) / sm(i)
+    })");
+  EXPECT_NE(q32.find("statements S1..S6 start like attention but are not its form"),
+            std::string::npos)
+      << q32;
+  EXPECT_NE(q32.find("int32"), std::string::npos) << q32;
+}
+
 // Each stage's rank-1 design (fewest cycles) with the memory system, as the CLI chooses them.
 std::vector<emit::ChainStageDesign> stageDesigns(const tc::Program& p, const dse::MemorySystem& m) {
   std::vector<emit::ChainStageDesign> out;

@@ -44,4 +44,7 @@ struct AttentionForm {
 AttentionForm recogniseAttention(const tc::Program& prog,
                                  const std::shared_ptr<const SourceFile>& file);
 
+/// Why `prog` is not the attention form, without the advice recogniseAttention adds ("": it is).
+std::string attentionMismatch(const tc::Program& prog);
+
 } // namespace rubick::attn

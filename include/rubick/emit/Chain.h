@@ -6,12 +6,14 @@
 // the one AXI4 master to the running stage.
 
 #include "rubick/arch/ChainPlan.h"
+#include "rubick/attn/Pipeline.h"
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/dse/Explore.h"
 #include "rubick/emit/MemoryTop.h"
 #include "rubick/emit/Package.h"
 #include "rubick/frontend/Program.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +29,20 @@ struct ChainStageDesign {
   dataflow::StatementView view;
   dse::DesignPoint point;
   dse::ExploreOptions options;
+  // An attention stage: its form and pipeline (with the memory system). `point` then only
+  // summarises it (attentionStage): the pipeline's ID, GEMM 1's array, its cycles and MACs.
+  std::optional<attn::AttentionForm> attention;
+  std::optional<attn::PipelinePoint> pipeline;
 };
+
+/// Stage `d` of the attention form `f` built as pipeline `p` (explored with `options`'s memory):
+/// `point` summarises the pipeline; `statement` and `view` are GEMM 1's.
+ChainStageDesign attentionStage(std::vector<size_t> statements, std::vector<int> tensorOf,
+                                tc::Program program, const attn::AttentionForm& f,
+                                const attn::PipelinePoint& p, dse::ExploreOptions options);
+
+/// What names a stage's design: a statement's dataflow spec, or a pipeline's spec.
+std::string stageSpec(const ChainStageDesign& d);
 
 /// The chain's ID: a hash of its stages' designs.
 std::string chainId(const std::vector<ChainStageDesign>& stages);
