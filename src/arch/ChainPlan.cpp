@@ -24,11 +24,32 @@ const char* toString(ChainRole r) {
   return "?";
 }
 
+namespace {
+
+// `x` as the whole chain holds it: with tiles, a tensor a tile's plan moves with 1/tiles of
+// `whole`'s rows gets them all and moves by tiles.
+ChainTensor wholeTensor(const MovedTensor& x, const tc::Tensor& whole, int64_t tiles) {
+  ChainTensor ct{x};
+  if (x.shape == whole.shape) return ct;
+  std::vector<int64_t> rows = x.shape;
+  if (!rows.empty()) rows[0] *= tiles;
+  if (tiles == 1 || rows != whole.shape)
+    throw Unsupported("chain", "a tile of rows moves " + x.name + " other than by its rows (" +
+                                   std::to_string(x.shape.empty() ? 0 : x.shape[0]) +
+                                   " of its first dimension)");
+  ct.tensor.shape = whole.shape;
+  ct.tileBytes = static_cast<uint64_t>(tensorBytes(x));
+  return ct;
+}
+
+} // namespace
+
 ChainPlan chainPlan(const tc::Program& prog, const std::string& name,
-                    std::vector<MemoryPlan> stages,
-                    const std::vector<dse::MemorySystem>& memories) {
+                    std::vector<MemoryPlan> stages, const std::vector<dse::MemorySystem>& memories,
+                    int64_t tiles) {
   ChainPlan c;
   c.name = name;
+  c.tiles = tiles;
   // Every tensor some stage moves, with what it is to the chain.
   std::vector<int> written(prog.tensors.size(), 0);
   std::vector<const MovedTensor*> moved(prog.tensors.size(), nullptr);
@@ -50,7 +71,9 @@ ChainPlan chainPlan(const tc::Program& prog, const std::string& name,
                               ? ChainRole::Output
                               : ChainRole::Intermediate;
       if (r != role) continue;
-      ChainTensor ct{*moved[t], r, static_cast<int>(t)};
+      ChainTensor ct = wholeTensor(*moved[t], prog.tensors[t], tiles);
+      ct.role = r;
+      ct.programTensor = static_cast<int>(t);
       ct.tensor.output = r != ChainRole::Input;
       c.tensors.push_back(ct);
     }
@@ -60,8 +83,10 @@ ChainPlan chainPlan(const tc::Program& prog, const std::string& name,
       const int t = prog.findTensor(x.name);
       for (size_t r = 0; r < c.tensors.size(); ++r)
         if (c.tensors[r].programTensor == t) s.registers.push_back(r);
-      const MovedTensor& held = c.tensors[s.registers.back()].tensor;
-      if (held.bits != x.bits || held.shape != x.shape)
+      const ChainTensor& ct = c.tensors[s.registers.back()];
+      const MovedTensor& held = ct.tensor;
+      if (held.bits != x.bits ||
+          (ct.tileBytes ? tensorBytes(x) != int64_t(ct.tileBytes) : held.shape != x.shape))
         throw Unsupported("chain", x.name + " is moved as " + std::to_string(x.bits) +
                                        "-bit elements by one stage and " +
                                        std::to_string(held.bits) + "-bit by another");
@@ -78,6 +103,10 @@ int64_t tensorBytes(const MovedTensor& t) {
   return bytes;
 }
 
+int64_t chipTensorBytes(const ChainTensor& t) {
+  return t.tileBytes ? static_cast<int64_t>(t.tileBytes) : tensorBytes(t.tensor);
+}
+
 void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t addrBits) {
   c.chipBytes = 0;
   c.chipSelectBit = addrBits - 1;
@@ -86,7 +115,7 @@ void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t ad
     t.onChip = false;
     t.chipOffset = 0;
     if (t.role != ChainRole::Intermediate) continue;
-    const int64_t bytes = (tensorBytes(t.tensor) + busBytes - 1) / busBytes * busBytes;
+    const int64_t bytes = (chipTensorBytes(t) + busBytes - 1) / busBytes * busBytes;
     const auto ram = std::max(
         2 * busBytes, static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(used + bytes))));
     // The RAM's words are a power of two; its bytes must fit the budget, and its addresses
@@ -133,10 +162,13 @@ std::vector<uint64_t> chainBases(const ChainPlan& c, const std::vector<uint64_t>
   return all;
 }
 
-std::vector<uint64_t> stageBases(const ChainPlan& c, size_t k, const std::vector<uint64_t>& bases) {
+std::vector<uint64_t> stageBases(const ChainPlan& c, size_t k, const std::vector<uint64_t>& bases,
+                                 int64_t tile) {
   std::vector<uint64_t> b;
-  for (size_t r : c.stages[k].registers)
-    b.push_back(bases.at(r));
+  for (size_t r : c.stages[k].registers) {
+    const ChainTensor& t = c.tensors[r];
+    b.push_back(bases.at(r) + (t.onChip ? 0 : static_cast<uint64_t>(tile) * t.tileBytes));
+  }
   return b;
 }
 
@@ -159,19 +191,20 @@ ChainTiming chainTiming(const ChainPlan& c, const AxiOptions& o, const std::vect
     if (c.tensors[r].onChip) t.bases[r] = onChipAddress(c, r);
   std::optional<DramBanks> banks;
   if (dram) banks.emplace(*dram);
-  for (size_t k = 0; k < c.stages.size(); ++k) {
-    const ChainStagePlan& st = c.stages[k];
-    const std::vector<uint64_t> bases = stageBases(c, k, t.bases);
-    OnChip chip;
-    chip.latency = c.chipLatency;
-    for (size_t r : st.registers)
-      chip.tensors.push_back(c.tensors[r].onChip);
-    t.stages.push_back(banks ? dramTiming(st.plan, o, st.memory, bases, *banks, chip)
-                             : memoryTiming(st.plan, o, st.memory, bases, chip));
-    t.cycles += t.stages.back().cycles + (k ? kChainHandoff : 0);
-    // The next stage's start is sampled in the cycle of this one's done pulse.
-    if (banks) banks->shift(t.stages.back().cycles + kChainHandoff);
-  }
+  for (int64_t tile = 0; tile < c.tiles; ++tile)
+    for (size_t k = 0; k < c.stages.size(); ++k) {
+      const ChainStagePlan& st = c.stages[k];
+      const std::vector<uint64_t> bases = stageBases(c, k, t.bases, tile);
+      OnChip chip;
+      chip.latency = c.chipLatency;
+      for (size_t r : st.registers)
+        chip.tensors.push_back(c.tensors[r].onChip);
+      t.stages.push_back(banks ? dramTiming(st.plan, o, st.memory, bases, *banks, chip)
+                               : memoryTiming(st.plan, o, st.memory, bases, chip));
+      t.cycles += t.stages.back().cycles + (t.stages.size() > 1 ? kChainHandoff : 0);
+      // The next run's start is sampled in the cycle of this one's done pulse.
+      if (banks) banks->shift(t.stages.back().cycles + kChainHandoff);
+    }
   return t;
 }
 

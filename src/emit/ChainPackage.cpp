@@ -35,6 +35,8 @@ std::string chainId(const std::vector<ChainStageDesign>& stages) {
   // The on-chip RAM's budget decides which intermediates it holds (none: the ID of before).
   if (const int64_t chip = stages.front().options.constraints.chipBudget(); chip != 0)
     text += " chip " + std::to_string(chip);
+  if (const int64_t tiles = stages.front().options.constraints.rowTiles; tiles > 1)
+    text += " tiles " + std::to_string(tiles);
   return dse::hashId(text);
 }
 
@@ -82,7 +84,8 @@ arch::ChainPlan chainDesignPlan(const tc::Program& prog, const std::vector<Chain
           arch::designMemoryPlan(s[k].program, s[k].view, s[k].point, s[k].options, n, busBytes));
     memories.push_back(s[k].options.constraints.memory);
   }
-  arch::ChainPlan c = arch::chainPlan(prog, name, std::move(plans), memories);
+  arch::ChainPlan c = arch::chainPlan(prog, name, std::move(plans), memories,
+                                      s.front().options.constraints.rowTiles);
   const dse::Constraints& k = s.front().options.constraints;
   arch::placeOnChip(c, k.chipBudget(), busBytes, arch::axiOptions(k.memory).addrBits);
   return c;
@@ -125,16 +128,20 @@ Json designJson(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
   j["memory"] = {
       {"bus_bytes", mem.bytesPerCycle}, {"latency", mem.latency}, {"burst_bytes", mem.burstBytes}};
   j["axi"] = detail::axiJson(o);
-  int64_t model = 0;
+  int64_t model = -arch::kChainHandoff;
   for (size_t k = 0; k < s.size(); ++k)
-    model += s[k].point.memory.cycles + (k ? arch::kChainHandoff : 0);
+    model += c.tiles * (s[k].point.memory.cycles + arch::kChainHandoff);
   j["model"] = {{"cycles", model}};
-  j["timing"] = {{"cycles", tm.cycles},
-                 {"assumes", "the tensors at base_addresses (or any addresses congruent to them "
-                             "modulo 4096): every stage's timing.cycles, plus " +
-                                 std::to_string(arch::kChainHandoff) + " between stages"},
-                 {"base_addresses", memoryBases(c, tm.bases)},
-                 {"handoff_cycles", arch::kChainHandoff}};
+  j["row_tiles"] = c.tiles;
+  j["timing"] = {
+      {"cycles", tm.cycles},
+      {"assumes",
+       "the tensors at base_addresses (or any addresses congruent to them modulo 4096): every "
+       "stage's timing.cycles, plus " +
+           std::to_string(arch::kChainHandoff) + " between stages" +
+           (c.tiles > 1 ? ", once per tile (stages[k].timing: tile 0's run)" : "")},
+      {"base_addresses", memoryBases(c, tm.bases)},
+      {"handoff_cycles", arch::kChainHandoff}};
   j["registers"] = detail::registersJson(chainRegisters(c));
   // `tensors`: those in memory, by base register (what a host and the testbench place);
   // `on_chip`: the intermediates in the chain's RAM, which never leave it.
@@ -149,12 +156,13 @@ Json designJson(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
               {"shape", t.tensor.shape}};
     if (t.onChip) {
       x["offset_bytes"] = t.chipOffset;
-      x["bytes"] = arch::tensorBytes(t.tensor);
+      x["bytes"] = arch::chipTensorBytes(t);
       chip.push_back(x);
       continue;
     }
     x["base_register"] = regs[r];
     x["row_pitch_bytes"] = t.tensor.shape.back() * (t.tensor.bits / 8);
+    if (t.tileBytes) x["tile_bytes"] = t.tileBytes;
     tensors.push_back(x);
   }
   j["tensors"] = tensors;
@@ -217,9 +225,15 @@ std::string readme(const tc::Program& prog, const std::vector<ChainStageDesign>&
        << (s[k].pipeline ? "(attention pipeline, GEMM 1 on " : "on ") << df.p << "x" << df.q
        << (s[k].pipeline ? ")" : "") << " | " << tm.stages[k].cycles << " |\n";
   }
+  if (c.tiles > 1)
+    os << "\nThe stages run " << c.tiles
+       << " times, each time on the next tile of rows: a tensor with a tile size below moves "
+          "by that many bytes from one tile to the next (the others are read whole every "
+          "tile); the table's cycles are tile 0's.\n";
   os << "\nCycles from start to done (CYCLES): " << tm.cycles
      << " with the tensors at 4 KiB boundaries: the stages' cycles plus " << arch::kChainHandoff
-     << " between stages (design.json `timing`, each stage's in `stages`).\n\n"
+     << " between stages" << (c.tiles > 1 ? ", in every tile" : "")
+     << " (design.json `timing`, each stage's in `stages`).\n\n"
      << "## Interface\n\n"
      << "All signals are synchronous to `aclk`; `aresetn` is synchronous and active low.\n\n"
      << "| port | meaning |\n|---|---|\n"
@@ -227,15 +241,20 @@ std::string readme(const tc::Program& prog, const std::vector<ChainStageDesign>&
      << detail::axiReadmeRow(o) << "| `irq` | level: DONE or ERROR with IE set |\n\n"
      << "## Registers\n\n"
      << detail::registerTable(chainRegisters(c)) << "\n## Tensors\n\n"
-     << "| base register | tensor | role | shape | element bits | row pitch (bytes) |\n"
-        "|---|---|---|---|---|---|\n";
+     << "| base register | tensor | role | shape | element bits | row pitch (bytes) |"
+     << (c.tiles > 1 ? " tile (bytes) |" : "") << "\n|---|---|---|---|---|---|"
+     << (c.tiles > 1 ? "---|" : "") << "\n";
   const std::vector<int> regs = arch::baseRegisters(c);
   for (size_t r = 0; r < c.tensors.size(); ++r) {
     const arch::MovedTensor& t = c.tensors[r].tensor;
     if (regs[r] < 0) continue;
     os << "| BASE_" << regs[r] << " | " << t.name << " | " << arch::toString(c.tensors[r].role)
        << " | " << shapeText(t.shape) << " | " << t.bits << " | " << t.shape.back() * (t.bits / 8)
-       << " |\n";
+       << " |";
+    if (c.tiles > 1)
+      os << " " << (c.tensors[r].tileBytes ? std::to_string(c.tensors[r].tileBytes) : "whole")
+         << " |";
+    os << "\n";
   }
   if (c.chipBytes > 0) {
     os << "\nOn chip (`rubick_scratch`, " << c.chipBytes << " bytes, "

@@ -67,6 +67,7 @@ std::string chainTopModule(const arch::ChainPlan& c, const MemoryTopOptions& o) 
   const int64_t nt = static_cast<int64_t>(arch::memoryTensors(c).size());
   const int64_t regBits = arch::bitsFor(0x20 + 8 * nt);
   const bool chip = c.chipBytes > 0;
+  const bool tiled = c.tiles > 1;
   // With an on-chip RAM the running stage's master goes through a router to it or to m_axi.
   const std::string bus = chip ? "c_axi_" : "m_axi_";
   const int64_t aw = o.addrBits, dw = o.busBytes * 8, sw = arch::bitsFor(stages);
@@ -89,11 +90,27 @@ std::string chainTopModule(const arch::ChainPlan& c, const MemoryTopOptions& o) 
      << axilRegsInstance(regBits, nt)
      << "  // Stage k starts on stage k-1's done pulse; the chain is busy from its start to the\n"
      << "  // last stage's done, the cycles between stages included.\n"
-     << "  wire " << range(stages) << " st_busy, st_done, st_error;\n"
-     << "  wire " << range(stages) << " st_start = {st_done[" << stages - 2 << ":0], start};\n"
-     << "  assign seq_busy = (|st_busy) | (|st_done[" << stages - 2 << ":0]);\n"
-     << "  assign seq_done = st_done[" << stages - 1 << "];\n"
-     << "  assign dma_error = |st_error;\n\n"
+     << "  wire " << range(stages) << " st_busy, st_done, st_error;\n";
+  const std::string last = "st_done[" + std::to_string(stages - 1) + "]";
+  if (tiled) {
+    // Tile t + 1 starts on the last stage's done in tile t; the chain is done after the last.
+    const int64_t tb = arch::bitsFor(c.tiles);
+    os << "  // " << c.tiles << " tiles of rows: the stages run once per tile.\n"
+       << "  reg " << range(tb) << " tile;\n"
+       << "  wire last_tile = tile == " << ulit(c.tiles - 1, tb) << ";\n"
+       << "  always @(posedge aclk)\n"
+       << "    if (!aresetn || start) tile <= " << ulit(0, tb) << ";\n"
+       << "    else if (" << last << ") tile <= tile + " << ulit(1, tb) << ";\n"
+       << "  wire next_tile = " << last << " && !last_tile;\n"
+       << "  wire " << range(stages) << " st_start = {st_done[" << stages - 2
+       << ":0], start || next_tile};\n"
+       << "  assign seq_busy = (|st_busy) | (|st_done[" << stages - 2 << ":0]) | next_tile;\n"
+       << "  assign seq_done = " << last << " && last_tile;\n";
+  } else
+    os << "  wire " << range(stages) << " st_start = {st_done[" << stages - 2 << ":0], start};\n"
+       << "  assign seq_busy = (|st_busy) | (|st_done[" << stages - 2 << ":0]);\n"
+       << "  assign seq_done = " << last << ";\n";
+  os << "  assign dma_error = |st_error;\n\n"
      << "  // The stage that runs (set by its start) drives the AXI4 master.\n"
      << "  reg " << range(sw) << " sel;\n"
      << "  always @(posedge aclk) begin\n"
@@ -117,9 +134,21 @@ std::string chainTopModule(const arch::ChainPlan& c, const MemoryTopOptions& o) 
     for (size_t i = st.registers.size(); i-- > 0;) {
       const size_t r = st.registers[i];
       const int reg = regs[r];
-      bases.push_back(reg < 0 ? ulit(static_cast<int64_t>(arch::onChipAddress(c, r)), 64)
+      std::string b = reg < 0 ? ulit(static_cast<int64_t>(arch::onChipAddress(c, r)), 64)
                               : "base_addr[" + std::to_string(64 * reg + 63) + ":" +
-                                    std::to_string(64 * reg) + "]");
+                                    std::to_string(64 * reg) + "]";
+      if (reg >= 0 && c.tensors[r].tileBytes) {
+        // The stage's tile of this tensor: one tile further after each of its runs, back to
+        // the first when the chain is done (the stage is not started again before either).
+        const std::string off = s + "_off" + std::to_string(i);
+        os << "  reg [63:0] " << off << ";\n"
+           << "  always @(posedge aclk)\n"
+           << "    if (!aresetn || seq_done) " << off << " <= 64'd0;\n"
+           << "    else if (st_done[" << k << "]) " << off << " <= " << off << " + "
+           << ulit(static_cast<int64_t>(c.tensors[r].tileBytes), 64) << ";\n";
+        b = "(" + b + " + " + off + ")";
+      }
+      bases.push_back(b);
     }
     os << "  " << st.plan.core.name << "_stage " << s << " (\n"
        << "    .aclk(aclk), .aresetn(aresetn), .start(st_start[" << k << "]), .busy(st_busy[" << k

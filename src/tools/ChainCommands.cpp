@@ -66,6 +66,25 @@ emit::ChainStageDesign attentionStageDesign(workload::Stage st, size_t k, const 
                               std::move(st.program), f, p, po.explore);
 }
 
+// The program with its row size (workload::rowSize) divided by `tiles`, checked to compute the
+// whole program's rows tile by tile.
+tc::Program tileProgram(const tc::Program& prog, const InputOptions& input, int64_t tiles,
+                        const std::shared_ptr<const SourceFile>& file) {
+  const std::string rows = workload::rowSize(prog, file);
+  tc::SemaOptions sema;
+  sema.defName = input.def;
+  for (const auto& [n, val] : prog.sizes) {
+    if (n == rows && val % tiles != 0)
+      throw Error("--row-tiles", std::to_string(tiles) + " tiles do not divide the " +
+                                     std::to_string(val) + " rows (" + rows + ")");
+    sema.sizes.push_back({n, n == rows ? val / tiles : val, {}});
+  }
+  tc::Program tile = tc::loadProgram(input.file, sema);
+  if (const std::string why = workload::rowTileProblem(prog, tile); !why.empty())
+    throw Unsupported("--row-tiles", why);
+  return tile;
+}
+
 } // namespace
 
 std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
@@ -85,8 +104,14 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
                              "--entries T=ENTRY chooses one statement's design (--stmt)");
   auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
   std::vector<emit::ChainStageDesign> out;
-  for (workload::Stage& st : workload::chainStages(prog, file)) {
+  // With tiles of rows the stages are designed for one tile: the program at its rows.
+  const tc::Program tile =
+      search.rowTiles > 1 ? tileProgram(prog, input, search.rowTiles, file) : tc::Program{};
+  for (workload::Stage& st : workload::chainStages(search.rowTiles > 1 ? tile : prog, file)) {
     if (st.workload.kind == workload::Kind::Attention) {
+      if (search.rowTiles > 1)
+        throw Unsupported("--row-tiles", "an attention stage runs on all its rows at once; "
+                                         "give --row-tiles 1");
       out.push_back(attentionStageDesign(std::move(st), out.size(), input, search));
       continue;
     }
@@ -131,10 +156,21 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
   arch::ChainPlan inMemory = c;
   arch::placeOnChip(inMemory, 0, o.busBytes, o.addrBits);
   const arch::ChainTiming alone = arch::chainTiming(inMemory, o);
+  // With tiles, each stage over the whole rows: all its runs, its design's traffic every tile.
+  const int64_t tiles = c.tiles;
+  const std::vector<workload::Stage> whole =
+      tiles > 1 ? workload::chainStages(prog, nullptr) : std::vector<workload::Stage>{};
   std::vector<dse::BuiltStage> built;
-  for (size_t k = 0; k < s.size(); ++k)
-    built.push_back({s[k].statements.front(), s[k].statements.back(), &s[k].program, s[k].tensorOf,
-                     s[k].point, alone.stages[k].cycles});
+  for (size_t k = 0; k < s.size(); ++k) {
+    dse::DesignPoint d = s[k].point;
+    int64_t cycles = (tiles - 1) * arch::kChainHandoff;
+    for (int64_t t = 0; t < tiles; ++t)
+      cycles += alone.stages[static_cast<size_t>(t) * s.size() + k].cycles;
+    d.memory.computeCycles *= tiles;
+    d.memory.busBytes *= tiles;
+    built.push_back({s[k].statements.front(), s[k].statements.back(),
+                     tiles > 1 ? &whole[k].program : &s[k].program, s[k].tensorOf, d, cycles});
+  }
   const dse::MemorySystem& mem = s.front().options.constraints.memory;
   std::ostringstream os;
   os << dse::chainText(dse::stageChain(
@@ -147,8 +183,18 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
       chip += (chip.empty() ? "" : ", ") + t.tensor.name;
       kept += arch::tensorBytes(t.tensor);
     }
-  os << "\nbuilt as (emit, verify): " << s.size() << " stages one after another, "
-     << (chip.empty() ? "each result through memory"
+  std::string perTile;
+  if (tiles > 1) {
+    const std::string rows = workload::rowSize(prog, nullptr);
+    int64_t all = 0;
+    for (const auto& [n, v] : prog.sizes)
+      if (n == rows) all = v;
+    perTile = " per tile";
+    os << "\nbuilt as (emit, verify): " << tiles << " tiles of " << all / tiles << " rows (" << rows
+       << " = " << all << ", --row-tiles), in each " << s.size() << " stages one after another, ";
+  } else
+    os << "\nbuilt as (emit, verify): " << s.size() << " stages one after another, ";
+  os << (chip.empty() ? "each result through memory"
                       : chip + " kept in an on-chip RAM of " + std::to_string(c.chipBytes) +
                             " bytes (--chip-kib), the other results through memory")
      << "; chain " << emit::chainId(s) << ", " << tm.cycles << " cycles";
@@ -163,7 +209,7 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
        << "      " << s[k].point.id << " " << emit::stageSpec(s[k])
        << (s[k].pipeline ? " (attention pipeline, GEMM 1" : "") << " on " << s[k].point.dataflow.p
        << "x" << s[k].point.dataflow.q << (s[k].pipeline ? ")" : "") << ": " << tm.stages[k].cycles
-       << " cycles (explorer " << s[k].point.memory.cycles << ")\n";
+       << " cycles" << perTile << " (explorer " << s[k].point.memory.cycles << ")\n";
   }
   return os.str();
 }

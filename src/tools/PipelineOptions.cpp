@@ -41,7 +41,15 @@ workload::Workload programWorkload(const tc::Program& prog, const InputOptions& 
                                    const SearchOptions& search,
                                    const std::function<bool()>& chains) {
   auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
-  return workload::recogniseWorkload(prog, search.df.stmt, chains, file);
+  workload::Workload w = workload::recogniseWorkload(prog, search.df.stmt, chains, file);
+  if (search.rowTiles > 1 && w.kind != workload::Kind::Chain)
+    throw Error("--row-tiles", "tiles of rows are for chains of statements with a memory system "
+                               "(docs/fusion.md); '" +
+                                   prog.name + "' is " +
+                                   (w.kind == workload::Kind::Attention ? "attention"
+                                    : search.df.stmt.empty()            ? "one statement"
+                                                             : "taken one statement (--stmt)"));
+  return w;
 }
 
 void setEpilogue(dse::ExploreOptions& eo, std::shared_ptr<const dse::Epilogue> epilogue,

@@ -66,6 +66,12 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
                  "chip, the others go through memory (default: the --buffer-kib budget; 0: all "
                  "through memory; 'none': no limit)")
       ->type_name("N|none");
+  cmd.add_option("--row-tiles", o.rowTiles,
+                 "A chain's stages run N times, each on the next 1/N of the rows (the first "
+                 "dimension of what they compute), so that on chip an intermediate needs only a "
+                 "tile's rows; weights are read again every tile (default 1: each stage once)")
+      ->type_name("N")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
   cmd.add_option("--mem-bandwidth", o.memBandwidth,
                  "External memory: bus width and bandwidth in bytes per cycle (a power of two); "
                  "tensors then live in memory and move through the banks in buffer tiles. "
@@ -168,6 +174,7 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
   if (auto n = parseLimit("--buffer-kib", o.bufferKib, int64_t(1) << 40)) c.bufferBytes = *n * 1024;
   if (auto n = parseSize("--chip-kib", o.chipKib, int64_t(1) << 30))
     c.chipBytes = *n == std::numeric_limits<int64_t>::max() ? *n : *n * 1024;
+  c.rowTiles = o.rowTiles;
   if (auto n = parseLimit("--mem-bandwidth", o.memBandwidth, 4096)) {
     if (*n & (*n - 1))
       throw Error("--mem-bandwidth",

@@ -21,6 +21,7 @@ struct SearchOptions {
   std::string arrayRange;
   std::string maxFanout, maxPorts, bufferKib; // a number, "none", or empty: not given
   std::string chipKib;                        // a number (0 allowed), "none", or empty
+  int64_t rowTiles = 1;                       // a chain's tiles of rows
   std::string memBandwidth;                   // bytes per cycle, "none", or empty: not given
   std::optional<int64_t> memLatency, memBurst;
   std::string entries, dtype, target, costTable, objective = "latency";

@@ -154,4 +154,62 @@ std::vector<Stage> chainStages(const tc::Program& prog,
   return stages;
 }
 
+namespace {
+
+// The loop that `x` is (coefficient 1, no constant), or -1.
+int plainLoop(const tc::AffineIndex& x) {
+  int loop = -1;
+  for (size_t l = 0; l < x.coeffs.size(); ++l) {
+    if (x.coeffs[l] == 0) continue;
+    if (x.coeffs[l] != 1 || loop >= 0) return -1;
+    loop = static_cast<int>(l);
+  }
+  return x.constant == 0 ? loop : -1;
+}
+
+} // namespace
+
+std::string rowSize(const tc::Program& prog, const std::shared_ptr<const SourceFile>& file) {
+  const tc::Statement& s0 = prog.statements.at(0);
+  const int row = s0.write.indices.empty() ? -1 : plainLoop(s0.write.indices[0]);
+  for (const tc::Access& a : s0.reads) {
+    const tc::Tensor& t = prog.tensors[static_cast<size_t>(a.tensor)];
+    if (row >= 0 && t.role == tc::TensorRole::Input && !a.indices.empty() &&
+        plainLoop(a.indices[0]) == row && !t.dimSymbols.empty() && !t.dimSymbols[0].empty())
+      return t.dimSymbols[0];
+  }
+  refuse(file, prog, s0.loc,
+         "--row-tiles splits the rows of what " + s0.name +
+             " computes, and finds no input it reads along them whose first dimension is a "
+             "named size (such as X(M, K) read as X(i, k) for the result's rows i)");
+}
+
+std::string rowTileProblem(const tc::Program& whole, const tc::Program& tile) {
+  std::vector<char> split(whole.tensors.size(), 0);
+  for (size_t t = 0; t < whole.tensors.size(); ++t) {
+    const std::vector<int64_t>&w = whole.tensors[t].shape, &p = tile.tensors[t].shape;
+    if (w == p) continue;
+    for (size_t d = 1; d < w.size(); ++d)
+      if (w[d] != p[d])
+        return whole.tensors[t].name + " has the rows' size in dimension " + std::to_string(d) +
+               ": a tile of rows splits first dimensions only";
+    split[t] = 1;
+  }
+  for (const tc::Statement& s : whole.statements) {
+    const bool out = split[static_cast<size_t>(s.write.tensor)];
+    const int row = out ? plainLoop(s.write.indices[0]) : -1;
+    for (const tc::Access& a : s.reads)
+      if (split[static_cast<size_t>(a.tensor)] &&
+          (row < 0 || s.loops[static_cast<size_t>(row)].reduction ||
+           plainLoop(a.indices[0]) != row))
+        return s.name + " (" + s.text + ") reads " + a.text +
+               (out ? " other than along the rows of " +
+                          whole.tensors[static_cast<size_t>(s.write.tensor)].name
+                    : " into " + whole.tensors[static_cast<size_t>(s.write.tensor)].name +
+                          ", which has no rows to split") +
+               ": a tile would need rows of other tiles";
+  }
+  return "";
+}
+
 } // namespace rubick::workload

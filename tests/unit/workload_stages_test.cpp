@@ -403,5 +403,82 @@ TEST(ChainPlan, TheFusionAnalysisRunsOverTheStagesAsBuilt) {
   EXPECT_EQ(r.plan.bytes, every.bytes);
 }
 
+// Tiles of rows (docs/fusion.md, "Tiles of rows"): the program at a tile's rows computes the
+// whole program's rows tile by tile only when every tensor with the rows has them first and
+// every read of one is along its statement's own rows.
+TEST(RowTiles, TheRowSizeAndWhatATileCannotCompute) {
+  EXPECT_EQ(workload::rowSize(withSizes(kMlp, {{"M", 8}, {"K", 4}, {"N", 4}, {"P", 2}}), nullptr),
+            "M");
+  auto problem = [](const char* text) {
+    const tc::Program whole = withSizes(text, {{"M", 8}, {"N", 4}});
+    const tc::Program tile = withSizes(text, {{"M", 2}, {"N", 4}});
+    return workload::rowTileProblem(whole, tile);
+  };
+  EXPECT_EQ(problem(R"(def f(int8(M,N) A, int8(N,N) B, int8(N,N) C) -> (Y) {
+      T(i,j) +=! A(i,k) * B(k,j)
+      Y(i,j) +=! T(i,k) * C(k,j)
+    })"),
+            "");
+  // T's rows summed over (a Gram matrix): every tile of rows adds to all of Y.
+  EXPECT_NE(problem(R"(def f(int8(M,N) A, int8(N,N) B) -> (Y) {
+      T(i,j) +=! A(i,k) * B(k,j)
+      Y(i,j) +=! T(k,i) * T(k,j)
+    })")
+                .find("S1 (Y(i, j) +=! T(k, i) * T(k, j)) reads T(k, i) into Y, which has no rows "
+                      "to split: a tile would need rows of other tiles"),
+            std::string::npos);
+  // B has the rows' size in its second dimension.
+  EXPECT_NE(problem(R"(def f(int8(M,N) A, int8(N,M) B) -> (Y) {
+      Y(i,j) +=! A(i,k) * B(k,j)
+    })")
+                .find("B has the rows' size in dimension 1"),
+            std::string::npos);
+  // A sum over the rows has no rows to split.
+  EXPECT_NE(problem(R"(def f(int8(M,N) A, int8(N,N) B) -> (Y) {
+      T(i,j) +=! A(i,k) * B(k,j)
+      Y(j) +=! T(i,j)
+    })")
+                .find("which has no rows to split"),
+            std::string::npos);
+}
+
+TEST(ChainPlan, TilesOfRowsRunTheStagesOncePerTile) {
+  const dse::MemorySystem mem{8, 20, 2048};
+  const arch::AxiOptions o = arch::axiOptions(mem);
+  const tc::Program whole = withSizes(kMlp, {{"M", 12}, {"K", 12}, {"N", 8}, {"P", 6}});
+  const tc::Program tile = withSizes(kMlp, {{"M", 4}, {"K", 12}, {"N", 8}, {"P", 6}});
+  ASSERT_EQ(workload::rowTileProblem(whole, tile), "");
+  std::vector<emit::ChainStageDesign> s = stageDesigns(tile, mem);
+  for (emit::ChainStageDesign& d : s) {
+    d.options.constraints.rowTiles = 3;
+    d.options.constraints.chipBytes = 0;
+  }
+  const arch::ChainPlan c = emit::chainDesignPlan(whole, s, "mlp_t", o.busBytes);
+  EXPECT_EQ(c.tiles, 3);
+  // Y, R, X move by tiles of 4 rows (whole shapes held); W1, b and W2 are read whole.
+  for (const arch::ChainTensor& t : c.tensors) {
+    const tc::Tensor& w = whole.tensors[size_t(t.programTensor)];
+    EXPECT_EQ(t.tensor.shape, w.shape) << t.tensor.name;
+    const bool rows = t.tensor.name == "Y" || t.tensor.name == "R" || t.tensor.name == "X";
+    EXPECT_EQ(t.tileBytes, rows ? uint64_t(arch::tensorBytes(t.tensor) / 3) : 0u) << t.tensor.name;
+  }
+  const arch::ChainTiming tm = arch::chainTiming(c, o);
+  ASSERT_EQ(tm.stages.size(), 6u);
+  int64_t sum = 0;
+  for (int64_t t = 0; t < 3; ++t)
+    for (size_t k = 0; k < 2; ++k) {
+      const std::vector<uint64_t> b = arch::stageBases(c, k, tm.bases, t);
+      const arch::MemoryTiming run = arch::memoryTiming(c.stages[k].plan, o, mem, b);
+      EXPECT_EQ(tm.stages[size_t(t) * 2 + k].cycles, run.cycles) << t << " " << k;
+      sum += run.cycles;
+      // Tile t of a tensor with rows is t tiles further; the others where they are.
+      for (size_t i = 0; i < b.size(); ++i) {
+        const arch::ChainTensor& x = c.tensors[c.stages[k].registers[i]];
+        EXPECT_EQ(b[i], tm.bases[c.stages[k].registers[i]] + uint64_t(t) * x.tileBytes);
+      }
+    }
+  EXPECT_EQ(tm.cycles, sum + 5 * arch::kChainHandoff);
+}
+
 } // namespace
 } // namespace rubick

@@ -65,6 +65,9 @@ struct Constraints {
     if (chipBytes >= 0) return chipBytes;
     return bufferBytes > 0 ? bufferBytes : std::numeric_limits<int64_t>::max();
   }
+  /// A chain's stages run this many times, each time on the next tile of rows (docs/fusion.md,
+  /// "Tiles of rows"); 1: each stage once on the whole tensors.
+  int64_t rowTiles = 1;
 };
 
 struct DesignPoint {

@@ -34,4 +34,15 @@ struct Stage {
 std::vector<Stage> chainStages(const tc::Program& prog,
                                const std::shared_ptr<const SourceFile>& file);
 
+/// The size a chain's tiles of rows divide (docs/fusion.md, "Tiles of rows"): the size of the
+/// first dimension of an input the first statement reads along the rows of its result. Throws
+/// Unsupported (pointing into `file` when given) when there is none.
+std::string rowSize(const tc::Program& prog, const std::shared_ptr<const SourceFile>& file);
+
+/// Why `tile` (the program with its row size divided by the number of tiles) does not compute
+/// `whole`'s rows tile by tile, or "": every tensor whose shape the tile changes changes in its
+/// first dimension only, and every statement reading such a tensor reads it along the rows of
+/// its own result, which has them too (so each tile needs only its own rows).
+std::string rowTileProblem(const tc::Program& whole, const tc::Program& tile);
+
 } // namespace rubick::workload
