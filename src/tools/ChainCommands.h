@@ -21,17 +21,12 @@ namespace rubick::cli {
 std::function<bool()> chainsWithMemory(const tc::Program& prog, const InputOptions& input,
                                        const SearchOptions& search);
 
-/// Every stage's rank-1 design under the search flags (--objective and the allowed entries;
-/// the selectors of one design are refused: rubick::Error naming the flag).
+/// Every stage's rank-1 design under the search flags (workload::chainDesigns; --objective and
+/// the allowed entries; the selectors of one design are refused: rubick::Error naming the flag).
 std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
                                                       const InputOptions& input,
                                                       const SearchOptions& search,
                                                       const dse::Selection& selection);
-
-/// What explore prints for a chain it can build: the fusion analysis over its stages (each
-/// alone as built, the groups that would keep intermediates on chip), then how emit and verify
-/// build it: each stage, its design and cycles, the chain's.
-std::string chainBuildText(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s);
 
 /// emit of a chain into `output`; 0.
 int emitChain(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,

@@ -22,6 +22,7 @@
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/support/TextTable.h"
 #include "rubick/support/Unsupported.h"
+#include "rubick/workload/ChainDesigns.h"
 
 #include <algorithm>
 #include <chrono>
@@ -147,7 +148,7 @@ int runExplore(const ExploreCli& o) {
         why = e.diag().message;
       }
       if (!stages.empty()) {
-        std::cout << chainBuildText(prog, stages);
+        std::cout << workload::chainBuildText(prog, stages);
         return 0;
       }
       const dse::ChainResult r =

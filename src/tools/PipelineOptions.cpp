@@ -81,14 +81,19 @@ PipelineSetup pipelineSetup(const tc::Program& prog, const InputOptions& input,
   po.explore = makeExploreOptions(search, prog, v, input.file, targetName, &setup.pim);
   po.blockKeys = search.blockKeys;
   po.lanes = search.vectorLanes;
-  po.rebind = [&input](const std::vector<std::pair<std::string, int64_t>>& sizes) {
+  po.rebind = rebindInput(input);
+  return setup;
+}
+
+std::function<tc::Program(const std::vector<std::pair<std::string, int64_t>>&)>
+rebindInput(const InputOptions& input) {
+  return [&input](const std::vector<std::pair<std::string, int64_t>>& sizes) {
     tc::SemaOptions sema;
     sema.defName = input.def;
     for (const auto& [n, val] : sizes)
       sema.sizes.push_back({n, val, {}});
     return tc::loadProgram(input.file, sema);
   };
-  return setup;
 }
 
 attn::PipelineResult explorePipelines(const tc::Program& prog, const InputOptions& input,

@@ -30,6 +30,10 @@ workload::Workload programWorkload(const tc::Program& prog, const InputOptions& 
 void setEpilogue(dse::ExploreOptions& eo, std::shared_ptr<const dse::Epilogue> epilogue,
                  const dse::PimSystem& pim);
 
+/// The input program at other sizes (every size given): the file loaded again.
+std::function<tc::Program(const std::vector<std::pair<std::string, int64_t>>&)>
+rebindInput(const InputOptions& input);
+
 /// The attention form of the program and the pipeline options the search flags give.
 struct PipelineSetup {
   attn::AttentionForm form;

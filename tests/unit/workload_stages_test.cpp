@@ -15,6 +15,7 @@
 #include "rubick/emit/Chain.h"
 #include "rubick/ref/Interpreter.h"
 #include "rubick/support/Unsupported.h"
+#include "rubick/workload/ChainDesigns.h"
 #include "rubick/workload/Stages.h"
 
 #include <gtest/gtest.h>
@@ -250,29 +251,27 @@ TEST(Stages, AnAttentionStageTakesNoEpilogueAndKeepsItsLocals) {
   EXPECT_NE(q32.find("int32"), std::string::npos) << q32;
 }
 
-// Each stage's rank-1 design (fewest cycles) with the memory system, as the CLI chooses them.
-std::vector<emit::ChainStageDesign> stageDesigns(const tc::Program& p, const dse::MemorySystem& m) {
-  std::vector<emit::ChainStageDesign> out;
-  for (workload::Stage& st : workload::chainStages(p, nullptr)) {
-    emit::ChainStageDesign d;
-    d.program = st.program;
-    d.statement = st.workload.statement;
-    d.view = dataflow::viewStatement(d.program, d.statement);
-    d.options.constraints.arrays = {{4, 4}};
-    d.options.constraints.bufferBytes = 1024;
-    for (const dataflow::AccessView& a : d.view.accesses)
-      d.options.constraints.elementBits.push_back(a.elementBits);
-    d.options.constraints.memory = m;
-    if (st.workload.epilogue) {
-      d.options.constraints.memory = dse::withEpilogue(m, *st.workload.epilogue);
-      d.options.epilogue = st.workload.epilogue;
-    }
-    const dse::ExploreResult r = dse::explore(d.view, d.options);
-    EXPECT_FALSE(r.points.empty());
-    d.point = r.points.front();
-    out.push_back(std::move(d));
-  }
-  return out;
+// Each stage's design with the memory system, as the commands choose them
+// (workload::chainDesigns): 4x4, 1 KiB, the program's widths; `text` at other sizes for tiles.
+std::vector<emit::ChainStageDesign> stageDesigns(const tc::Program& p, const dse::MemorySystem& m,
+                                                 int64_t rowTiles = 1,
+                                                 const char* text = nullptr) {
+  workload::ChainSearch s;
+  s.options = [&m, rowTiles](const tc::Program&, const dataflow::StatementView& v) {
+    dse::ExploreOptions o;
+    o.constraints.arrays = {{4, 4}};
+    o.constraints.bufferBytes = 1024;
+    for (const dataflow::AccessView& a : v.accesses)
+      o.constraints.elementBits.push_back(a.elementBits);
+    o.constraints.memory = m;
+    o.constraints.rowTiles = rowTiles;
+    return o;
+  };
+  s.rebind = [text](const std::vector<std::pair<std::string, int64_t>>& sizes) {
+    return withSizes(text, sizes);
+  };
+  s.rowTiles = rowTiles;
+  return workload::chainDesigns(p, s, nullptr);
 }
 
 TEST(ChainPlan, TensorsRegistersAndCyclesOfTheMlpBlock) {
@@ -446,13 +445,13 @@ TEST(ChainPlan, TilesOfRowsRunTheStagesOncePerTile) {
   const dse::MemorySystem mem{8, 20, 2048};
   const arch::AxiOptions o = arch::axiOptions(mem);
   const tc::Program whole = withSizes(kMlp, {{"M", 12}, {"K", 12}, {"N", 8}, {"P", 6}});
-  const tc::Program tile = withSizes(kMlp, {{"M", 4}, {"K", 12}, {"N", 8}, {"P", 6}});
-  ASSERT_EQ(workload::rowTileProblem(whole, tile), "");
-  std::vector<emit::ChainStageDesign> s = stageDesigns(tile, mem);
-  for (emit::ChainStageDesign& d : s) {
-    d.options.constraints.rowTiles = 3;
+  std::vector<emit::ChainStageDesign> s = stageDesigns(whole, mem, 3, kMlp);
+  ASSERT_EQ(s.size(), 2u);
+  // Designed for a tile of 4 rows.
+  EXPECT_EQ(s[0].program.tensors[size_t(s[0].program.findTensor("X"))].shape,
+            (std::vector<int64_t>{4, 12}));
+  for (emit::ChainStageDesign& d : s)
     d.options.constraints.chipBytes = 0;
-  }
   const arch::ChainPlan c = emit::chainDesignPlan(whole, s, "mlp_t", o.busBytes);
   EXPECT_EQ(c.tiles, 3);
   // Y, R, X move by tiles of 4 rows (whole shapes held); W1, b and W2 are read whole.

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "rubick/workload/ChainDesigns.h"
+
+#include "rubick/arch/AxiOptions.h"
+#include "rubick/arch/SelectBuildable.h"
+#include "rubick/attn/PipelineMemory.h"
+#include "rubick/attn/SelectPipeline.h"
+#include "rubick/dse/Chain.h"
+#include "rubick/emit/ModuleName.h"
+#include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
+#include "rubick/workload/Stages.h"
+
+#include <sstream>
+
+namespace rubick::workload {
+
+namespace {
+
+// Stage `k` of the attention form: the best pipeline by the objective, its tensors in the
+// chain's memory.
+emit::ChainStageDesign attentionStageDesign(Stage st, size_t k, const ChainSearch& s) {
+  const attn::AttentionForm& f = *st.workload.attention;
+  attn::PipelineOptions po;
+  po.explore = s.options(st.program, dataflow::viewStatement(st.program, f.score));
+  if (const std::string why = arch::axiBuildProblem(po.explore.constraints.memory); !why.empty())
+    throw Unsupported("chain", why);
+  if (const std::string why = attn::pipelineMemoryProblem(st.program, f); !why.empty())
+    throw Unsupported("chain", "the attention stage: " + why);
+  po.blockKeys = s.blockKeys;
+  po.lanes = s.vectorLanes;
+  // The pipeline explores its GEMMs at the key block's size: the program rebound, this stage.
+  const Rebind& rebind = s.rebind;
+  po.rebind = [&rebind, k](const std::vector<std::pair<std::string, int64_t>>& sizes) {
+    return chainStages(rebind(sizes), nullptr).at(k).program;
+  };
+  const attn::PipelinePoint p = attn::selectPipeline(st.program, f, po, dse::Selection{});
+  return emit::attentionStage(std::move(st.statements), std::move(st.tensorOf),
+                              std::move(st.program), f, p, po.explore);
+}
+
+// The program with its row size (rowSize) divided by `tiles`, checked to compute the whole
+// program's rows tile by tile.
+tc::Program tileProgram(const tc::Program& prog, const Rebind& rebind, int64_t tiles,
+                        const std::shared_ptr<const SourceFile>& file) {
+  const std::string rows = rowSize(prog, file);
+  std::vector<std::pair<std::string, int64_t>> sizes;
+  for (const auto& [n, val] : prog.sizes) {
+    if (n == rows && val % tiles != 0)
+      throw Error("--row-tiles", std::to_string(tiles) + " tiles do not divide the " +
+                                     std::to_string(val) + " rows (" + rows + ")");
+    sizes.push_back({n, n == rows ? val / tiles : val});
+  }
+  tc::Program tile = rebind(sizes);
+  if (const std::string why = rowTileProblem(prog, tile); !why.empty())
+    throw Unsupported("--row-tiles", why);
+  return tile;
+}
+
+// A contraction's stage (with its epilogue): its best design that can be built.
+emit::ChainStageDesign contractionStageDesign(Stage st, size_t k, const ChainSearch& s) {
+  emit::ChainStageDesign d;
+  d.statements = st.statements;
+  d.tensorOf = st.tensorOf;
+  d.program = std::move(st.program);
+  d.statement = st.workload.statement;
+  d.view = dataflow::viewStatement(d.program, d.statement);
+  d.options = s.options(d.program, d.view);
+  if (!d.options.constraints.memory.enabled())
+    throw Unsupported("chain", "a chain is built with a memory system: give --mem-bandwidth");
+  if (st.workload.epilogue) {
+    // The output moves at its final width, and its partial sums stay on chip.
+    d.options.constraints.memory =
+        dse::withEpilogue(d.options.constraints.memory, *st.workload.epilogue);
+    d.options.epilogue = st.workload.epilogue;
+  }
+  const std::string why = arch::axiBuildProblem(d.options.constraints.memory);
+  if (!why.empty()) throw Unsupported("chain", why);
+  try {
+    arch::BuildableSelection r =
+        arch::selectBuildable(d.program, d.view, d.options, dse::Selection{}, "chain");
+    if (!r.passed.empty() && s.note)
+      s.note(r.passed.front() +
+             (r.passed.size() > 1 ? "; " + std::to_string(r.passed.size() - 1) + " more passed over"
+                                  : std::string()) +
+             "; taking the best design that can be built");
+    d.point = r.designs.front();
+  } catch (const Unsupported&) {
+    throw;
+  } catch (const Error& e) {
+    std::string stmts;
+    for (const tc::Statement& x : d.program.statements)
+      stmts += (stmts.empty() ? "" : "; ") + x.text;
+    throw Error("chain", "stage " + std::to_string(k) + " (" + stmts +
+                             ") has no design: " + e.diag().message);
+  }
+  return d;
+}
+
+} // namespace
+
+std::vector<emit::ChainStageDesign> chainDesigns(const tc::Program& prog, const ChainSearch& s,
+                                                 const std::shared_ptr<const SourceFile>& file) {
+  std::vector<emit::ChainStageDesign> out;
+  // With tiles of rows the stages are designed for one tile: the program at its rows.
+  const tc::Program tile =
+      s.rowTiles > 1 ? tileProgram(prog, s.rebind, s.rowTiles, file) : tc::Program{};
+  for (Stage& st : chainStages(s.rowTiles > 1 ? tile : prog, file)) {
+    if (st.workload.kind == Kind::Attention) {
+      if (s.rowTiles > 1)
+        throw Unsupported("--row-tiles", "an attention stage runs on all its rows at once; "
+                                         "give --row-tiles 1");
+      out.push_back(attentionStageDesign(std::move(st), out.size(), s));
+    } else
+      out.push_back(contractionStageDesign(std::move(st), out.size(), s));
+  }
+  return out;
+}
+
+std::string chainBuildText(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s) {
+  const arch::AxiOptions o = arch::axiOptions(s.front().options.constraints.memory);
+  const std::string name = emit::moduleName(prog.name, emit::chainId(s));
+  const arch::ChainPlan c = emit::chainDesignPlan(prog, s, name, o.busBytes);
+  const arch::ChainTiming tm = arch::chainTiming(c, o);
+  // The fusion analysis over the stages as built: each alone at its exact cycles, every result
+  // through memory (its model's "alone").
+  arch::ChainPlan inMemory = c;
+  arch::placeOnChip(inMemory, 0, o.busBytes, o.addrBits);
+  const arch::ChainTiming alone = arch::chainTiming(inMemory, o);
+  // With tiles, each stage over the whole rows: all its runs, its design's traffic every tile.
+  const int64_t tiles = c.tiles;
+  const std::vector<Stage> whole = tiles > 1 ? chainStages(prog, nullptr) : std::vector<Stage>{};
+  std::vector<dse::BuiltStage> built;
+  for (size_t k = 0; k < s.size(); ++k) {
+    dse::DesignPoint d = s[k].point;
+    int64_t cycles = (tiles - 1) * arch::kChainHandoff;
+    for (int64_t t = 0; t < tiles; ++t)
+      cycles += alone.stages[static_cast<size_t>(t) * s.size() + k].cycles;
+    d.memory.computeCycles *= tiles;
+    d.memory.busBytes *= tiles;
+    built.push_back({s[k].statements.front(), s[k].statements.back(),
+                     tiles > 1 ? &whole[k].program : &s[k].program, s[k].tensorOf, d, cycles});
+  }
+  const dse::MemorySystem& mem = s.front().options.constraints.memory;
+  std::ostringstream os;
+  os << dse::chainText(dse::stageChain(
+      prog, built, {mem.bytesPerCycle, s.front().options.constraints.bufferBytes, mem.latency},
+      arch::kChainHandoff));
+  std::string chip;
+  int64_t kept = 0;
+  for (const arch::ChainTensor& t : c.tensors)
+    if (t.onChip) {
+      chip += (chip.empty() ? "" : ", ") + t.tensor.name;
+      kept += arch::tensorBytes(t.tensor);
+    }
+  std::string perTile;
+  if (tiles > 1) {
+    const std::string rows = rowSize(prog, nullptr);
+    int64_t all = 0;
+    for (const auto& [n, v] : prog.sizes)
+      if (n == rows) all = v;
+    perTile = " per tile";
+    os << "\nbuilt as (emit, verify): " << tiles << " tiles of " << all / tiles << " rows (" << rows
+       << " = " << all << ", --row-tiles), in each " << s.size() << " stages one after another, ";
+  } else
+    os << "\nbuilt as (emit, verify): " << s.size() << " stages one after another, ";
+  os << (chip.empty() ? "each result through memory"
+                      : chip + " kept in an on-chip RAM of " + std::to_string(c.chipBytes) +
+                            " bytes (--chip-kib), the other results through memory")
+     << "; chain " << emit::chainId(s) << ", " << tm.cycles << " cycles";
+  if (!chip.empty())
+    os << " (" << alone.cycles << " all through memory; " << 2 * kept << " bytes of traffic saved)";
+  os << "\n";
+  for (size_t k = 0; k < s.size(); ++k) {
+    std::string stmts;
+    for (const tc::Statement& x : s[k].program.statements)
+      stmts += (stmts.empty() ? "" : "; ") + x.text;
+    os << "  stage " << k << ": " << stmts << "\n"
+       << "      " << s[k].point.id << " " << emit::stageSpec(s[k])
+       << (s[k].pipeline ? " (attention pipeline, GEMM 1" : "") << " on " << s[k].point.dataflow.p
+       << "x" << s[k].point.dataflow.q << (s[k].pipeline ? ")" : "") << ": " << tm.stages[k].cycles
+       << " cycles" << perTile << " (explorer " << s[k].point.memory.cycles << ")\n";
+  }
+  return os.str();
+}
+
+} // namespace rubick::workload
