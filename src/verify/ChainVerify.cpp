@@ -8,6 +8,7 @@
 #include "rubick/arch/AxiOptions.h"
 #include "rubick/ref/Interpreter.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/workload/Stages.h"
 
 #include <memory>
 #include <optional>
@@ -48,18 +49,21 @@ std::string chainStimulus(const tc::Program& prog, const std::vector<emit::Chain
       for (int64_t& x : data[static_cast<size_t>(t.programTensor)])
         x = ref::wrap(x, static_cast<int>(t.tensor.bits));
   const ref::TensorData inputs = data;
-  // Each stage as its hardware computes it: an attention stage's O in the pipeline's fixed point.
-  for (const emit::ChainStageDesign& st : s) {
-    if (!st.pipeline) {
-      for (size_t x : st.statements)
+  // Each stage as its hardware computes it: an attention stage's O in the pipeline's fixed point
+  // (its query rows are independent: with tiles of rows, the whole stage's O is every tile's).
+  const std::vector<workload::Stage> whole = workload::chainStages(prog, nullptr);
+  for (size_t k = 0; k < s.size(); ++k) {
+    if (!s[k].pipeline) {
+      for (size_t x : s[k].statements)
         ref::runStatement(prog, x, data);
       continue;
     }
-    const attn::AttentionForm& f = *st.attention;
+    const workload::Stage& st = whole.at(k);
+    const attn::AttentionForm& f = *st.workload.attention;
     auto of = [&](int t) -> std::vector<int64_t>& {
       return data[static_cast<size_t>(st.tensorOf[static_cast<size_t>(t)])];
     };
-    of(f.o) = attentionOutput(st.program, f, of(f.q), of(f.k), of(f.v), st.pipeline->blockKeys);
+    of(f.o) = attentionOutput(st.program, f, of(f.q), of(f.k), of(f.v), s[k].pipeline->blockKeys);
   }
   std::ostringstream os;
   os << "rubick-stimulus 1\n";

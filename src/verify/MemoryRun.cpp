@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "MemoryRun.h"
 
+#include "rubick/arch/ChainPlan.h"
 #include "rubick/arch/DramTiming.h"
 #include "rubick/arch/MemoryTiming.h"
 #include "rubick/verify/Verify.h"
@@ -20,9 +21,7 @@ std::vector<uint64_t> trialBases(const std::vector<arch::MovedTensor>& moved, ui
   for (size_t t = 0; t < moved.size(); ++t) {
     const arch::MovedTensor& x = moved[t];
     const uint64_t bytes = uint64_t(x.bits / 8);
-    uint64_t footprint = bytes;
-    for (int64_t s : x.shape)
-      footprint *= uint64_t(s);
+    const auto footprint = static_cast<uint64_t>(arch::tensorBytes(x));
     const uint64_t k = (seed * 7 + t * 3) % 5;
     const uint64_t base = at + (k == 0 ? 0 : (k * 3 * bytes) % (2 * uint64_t(busBytes)));
     bases.push_back(base);

@@ -106,12 +106,9 @@ std::vector<emit::ChainStageDesign> chainDesigns(const tc::Program& prog, const 
   const tc::Program tile =
       s.rowTiles > 1 ? tileProgram(prog, s.rebind, s.rowTiles, file) : tc::Program{};
   for (Stage& st : chainStages(s.rowTiles > 1 ? tile : prog, file)) {
-    if (st.workload.kind == Kind::Attention) {
-      if (s.rowTiles > 1)
-        throw Unsupported("--row-tiles", "an attention stage runs on all its rows at once; "
-                                         "give --row-tiles 1");
+    if (st.workload.kind == Kind::Attention)
       out.push_back(attentionStageDesign(std::move(st), out.size(), s));
-    } else
+    else
       out.push_back(contractionStageDesign(std::move(st), out.size(), s));
   }
   return out;
