@@ -28,10 +28,9 @@ std::function<bool()> chainsWithMemory(const tc::Program& prog, const InputOptio
   };
 }
 
-std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
-                                                      const InputOptions& input,
-                                                      const SearchOptions& search,
-                                                      const dse::Selection& sel) {
+std::vector<emit::ChainStageDesign>
+chainStageDesigns(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
+                  const dse::Selection& sel, std::vector<workload::TileChoice>* tried) {
   const std::pair<const char*, bool> given[] = {
       {"--point", sel.point.has_value()},       {"--dataflow", sel.dataflow.has_value()},
       {"--pipeline", sel.pipeline.has_value()}, {"--entries", !sel.entries.empty()},
@@ -55,7 +54,7 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
     return o;
   };
   s.rebind = rebindInput(input);
-  s.rowTiles = search.rowTiles;
+  s.rowTiles = rowTiles(search);
   s.blockKeys = search.blockKeys;
   s.vectorLanes = search.vectorLanes;
   s.note = [](const std::string& what) { std::cerr << "rubick chain: note: " << what << "\n"; };
@@ -63,7 +62,7 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
     for (const workload::Stage& st : workload::chainStages(prog, file))
       if (st.workload.kind == workload::Kind::Attention)
         throw Error("--dtype", "an attention stage takes its element types from the program");
-  return workload::chainDesigns(prog, s, file);
+  return workload::chainDesigns(prog, s, file, tried);
 }
 
 int emitChain(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,

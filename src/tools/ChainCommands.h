@@ -10,6 +10,7 @@
 #include "rubick/dse/Select.h"
 #include "rubick/emit/Chain.h"
 #include "rubick/support/OwnedOutput.h"
+#include "rubick/workload/ChainDesigns.h"
 
 #include <functional>
 #include <string>
@@ -23,10 +24,10 @@ std::function<bool()> chainsWithMemory(const tc::Program& prog, const InputOptio
 
 /// Every stage's rank-1 design under the search flags (workload::chainDesigns; --objective and
 /// the allowed entries; the selectors of one design are refused: rubick::Error naming the flag).
-std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog,
-                                                      const InputOptions& input,
-                                                      const SearchOptions& search,
-                                                      const dse::Selection& selection);
+std::vector<emit::ChainStageDesign>
+chainStageDesigns(const tc::Program& prog, const InputOptions& input, const SearchOptions& search,
+                  const dse::Selection& selection,
+                  std::vector<workload::TileChoice>* tried = nullptr);
 
 /// emit of a chain into `output`; 0.
 int emitChain(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,

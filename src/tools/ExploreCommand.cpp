@@ -141,14 +141,15 @@ int runExplore(const ExploreCli& o) {
       // Over the stages emit and verify build; when they cannot build it yet, over the
       // statements, each alone, with the reason.
       std::vector<emit::ChainStageDesign> stages;
+      std::vector<workload::TileChoice> tried;
       std::string why;
       try {
-        stages = chainStageDesigns(prog, o.input, o.search, {});
+        stages = chainStageDesigns(prog, o.input, o.search, {}, &tried);
       } catch (const Unsupported& e) {
         why = e.diag().message;
       }
       if (!stages.empty()) {
-        std::cout << workload::chainBuildText(prog, stages);
+        std::cout << workload::chainBuildText(prog, stages, tried);
         return 0;
       }
       const dse::ChainResult r =

@@ -42,7 +42,7 @@ workload::Workload programWorkload(const tc::Program& prog, const InputOptions& 
                                    const std::function<bool()>& chains) {
   auto file = std::make_shared<const SourceFile>(readSourceFile(input.file));
   workload::Workload w = workload::recogniseWorkload(prog, search.df.stmt, chains, file);
-  if (search.rowTiles > 1 && w.kind != workload::Kind::Chain)
+  if (rowTiles(search) != 1 && w.kind != workload::Kind::Chain)
     throw Error("--row-tiles", "tiles of rows are for chains of statements with a memory system "
                                "(docs/fusion.md); '" +
                                    prog.name + "' is " +

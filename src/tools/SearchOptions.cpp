@@ -69,9 +69,15 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
   cmd.add_option("--row-tiles", o.rowTiles,
                  "A chain's stages run N times, each on the next 1/N of the rows (the first "
                  "dimension of what they compute), so that on chip an intermediate needs only a "
-                 "tile's rows; weights are read again every tile (default 1: each stage once)")
-      ->type_name("N")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+                 "tile's rows; weights are read again every tile. 'auto': the count of 1, 2, 4, "
+                 "... 32 whose chain takes the fewest cycles (default 1: each stage once)")
+      ->type_name("N|auto")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (text == "auto" || wholeNumber(1, int64_t{1} << 20)(text).empty()) return "";
+            return "expected a number of tiles from 1 to 1048576 or 'auto', found '" + text + "'";
+          },
+          ""));
   cmd.add_option("--mem-bandwidth", o.memBandwidth,
                  "External memory: bus width and bandwidth in bytes per cycle (a power of two); "
                  "tensors then live in memory and move through the banks in buffer tiles. "
@@ -113,6 +119,12 @@ void addSearchOptions(CLI::App& cmd, SearchOptions& o) {
   cmd.add_option("--threads", o.threads, "Worker threads (default: all cores)")
       ->type_name("N")
       ->check(wholeNumber(1, 4096));
+}
+
+int64_t rowTiles(const SearchOptions& o) {
+  if (o.rowTiles.empty()) return 1;
+  if (o.rowTiles == "auto") return 0;
+  return std::stoll(o.rowTiles); // checked by the flag's validator
 }
 
 dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program& prog,
@@ -174,7 +186,6 @@ dse::ExploreOptions makeExploreOptions(const SearchOptions& o, const tc::Program
   if (auto n = parseLimit("--buffer-kib", o.bufferKib, int64_t(1) << 40)) c.bufferBytes = *n * 1024;
   if (auto n = parseSize("--chip-kib", o.chipKib, int64_t(1) << 30))
     c.chipBytes = *n == std::numeric_limits<int64_t>::max() ? *n : *n * 1024;
-  c.rowTiles = o.rowTiles;
   if (auto n = parseLimit("--mem-bandwidth", o.memBandwidth, 4096)) {
     if (*n & (*n - 1))
       throw Error("--mem-bandwidth",

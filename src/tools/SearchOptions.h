@@ -21,7 +21,7 @@ struct SearchOptions {
   std::string arrayRange;
   std::string maxFanout, maxPorts, bufferKib; // a number, "none", or empty: not given
   std::string chipKib;                        // a number (0 allowed), "none", or empty
-  int64_t rowTiles = 1;                       // a chain's tiles of rows
+  std::string rowTiles;                       // a chain's tiles of rows: N, "auto", or empty
   std::string memBandwidth;                   // bytes per cycle, "none", or empty: not given
   std::optional<int64_t> memLatency, memBurst;
   std::string entries, dtype, target, costTable, objective = "latency";
@@ -31,6 +31,9 @@ struct SearchOptions {
 };
 
 void addSearchOptions(CLI::App& cmd, SearchOptions& o);
+
+/// --row-tiles: N (1 when not given), or 0 for "auto" (the flag's validator checked it).
+int64_t rowTiles(const SearchOptions& o);
 
 /// Defaults, then the target file, then flags. `targetName` receives the target's name. A
 /// target with a PIM system (docs/pim.md) sets `*pim` and the unit's array and buffer; such a

@@ -23,6 +23,7 @@ emit::ChainStageDesign attentionStageDesign(Stage st, size_t k, const ChainSearc
   const attn::AttentionForm& f = *st.workload.attention;
   attn::PipelineOptions po;
   po.explore = s.options(st.program, dataflow::viewStatement(st.program, f.score));
+  po.explore.constraints.rowTiles = s.rowTiles;
   if (const std::string why = arch::axiBuildProblem(po.explore.constraints.memory); !why.empty())
     throw Unsupported("chain", why);
   if (const std::string why = attn::pipelineMemoryProblem(st.program, f); !why.empty())
@@ -66,6 +67,7 @@ emit::ChainStageDesign contractionStageDesign(Stage st, size_t k, const ChainSea
   d.statement = st.workload.statement;
   d.view = dataflow::viewStatement(d.program, d.statement);
   d.options = s.options(d.program, d.view);
+  d.options.constraints.rowTiles = s.rowTiles;
   if (!d.options.constraints.memory.enabled())
     throw Unsupported("chain", "a chain is built with a memory system: give --mem-bandwidth");
   if (st.workload.epilogue) {
@@ -100,7 +102,42 @@ emit::ChainStageDesign contractionStageDesign(Stage st, size_t k, const ChainSea
 } // namespace
 
 std::vector<emit::ChainStageDesign> chainDesigns(const tc::Program& prog, const ChainSearch& s,
-                                                 const std::shared_ptr<const SourceFile>& file) {
+                                                 const std::shared_ptr<const SourceFile>& file,
+                                                 std::vector<TileChoice>* tried) {
+  if (s.rowTiles == 0) {
+    // Each count that divides the rows, built and timed exactly; the fewest cycles win.
+    // Without a row size, one tile.
+    int64_t all = 1;
+    try {
+      const std::string rows = rowSize(prog, file);
+      for (const auto& [n, v] : prog.sizes)
+        if (n == rows) all = v;
+    } catch (const Unsupported&) {
+    }
+    std::vector<emit::ChainStageDesign> best;
+    int64_t bestCycles = -1;
+    for (int64_t tiles : kTileChoices) {
+      if (tiles > all || all % tiles != 0) continue;
+      ChainSearch one = s;
+      one.rowTiles = tiles;
+      TileChoice choice{tiles, -1, ""};
+      try {
+        std::vector<emit::ChainStageDesign> d = chainDesigns(prog, one, file);
+        const arch::AxiOptions o = arch::axiOptions(d.front().options.constraints.memory);
+        choice.cycles =
+            arch::chainTiming(emit::chainDesignPlan(prog, d, prog.name, o.busBytes), o).cycles;
+        if (bestCycles < 0 || choice.cycles < bestCycles) {
+          bestCycles = choice.cycles;
+          best = std::move(d);
+        }
+      } catch (const Error& e) {
+        if (tiles == 1) throw; // the chain itself cannot be built
+        choice.why = e.diag().message;
+      }
+      if (tried) tried->push_back(choice);
+    }
+    return best;
+  }
   std::vector<emit::ChainStageDesign> out;
   // With tiles of rows the stages are designed for one tile: the program at its rows.
   const tc::Program tile =
@@ -114,7 +151,8 @@ std::vector<emit::ChainStageDesign> chainDesigns(const tc::Program& prog, const 
   return out;
 }
 
-std::string chainBuildText(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s) {
+std::string chainBuildText(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,
+                           const std::vector<TileChoice>& tried) {
   const arch::AxiOptions o = arch::axiOptions(s.front().options.constraints.memory);
   const std::string name = emit::moduleName(prog.name, emit::chainId(s));
   const arch::ChainPlan c = emit::chainDesignPlan(prog, s, name, o.busBytes);
@@ -177,6 +215,15 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
        << (s[k].pipeline ? " (attention pipeline, GEMM 1" : "") << " on " << s[k].point.dataflow.p
        << "x" << s[k].point.dataflow.q << (s[k].pipeline ? ")" : "") << ": " << tm.stages[k].cycles
        << " cycles" << perTile << " (explorer " << s[k].point.memory.cycles << ")\n";
+  }
+  if (!tried.empty()) {
+    os << "row tiles (--row-tiles auto, the fewest cycles):";
+    for (const TileChoice& t : tried)
+      os << " " << t.tiles << ": "
+         << (t.cycles >= 0 ? std::to_string(t.cycles) + " cycles" : "not built (" + t.why + ")")
+         << (t.tiles == tiles ? " (chosen)" : "") << ";";
+    os.seekp(-1, std::ios_base::end);
+    os << "\n";
   }
   return os.str();
 }

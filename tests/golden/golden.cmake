@@ -44,6 +44,11 @@ rubick_golden(explore_chain_mlp expected/explore_chain_mlp.txt explore examples/
 rubick_golden(explore_chain_attention expected/explore_chain_attention.txt explore
   examples/attention_block.tc --size L=8,C=12,S=16,D=8,N=8 --array 4x4 --mem-bandwidth 8
   --mem-latency 20 --buffer-kib 4 -q)
+# Tiles of rows chosen by the chain's exact cycles (docs/fusion.md, "Tiles of rows"): every count
+# that divides the rows, each built and timed.
+rubick_golden(explore_chain_row_tiles_auto expected/explore_chain_row_tiles_auto.txt explore
+  tests/sim/chain/three.tc --size M=16,K=6,N=8,P=6,Q=4 --array 4x4 --mem-bandwidth 8
+  --mem-latency 20 --buffer-kib 1 --row-tiles auto -q)
 # rubick explore of a contraction with an epilogue (docs/fusion.md, "Epilogues"): the output's
 # traffic at its final width, the vector operands' loads and registers, the residual per tile.
 rubick_golden(explore_epilogue_residual expected/explore_epilogue_residual.txt explore

@@ -26,7 +26,8 @@ struct ChainSearch {
   std::function<dse::ExploreOptions(const tc::Program& stage, const dataflow::StatementView& v)>
       options;
   Rebind rebind;
-  int64_t rowTiles = 1;             // dse::Constraints::rowTiles, as the options give it
+  int64_t rowTiles = 1;             // tiles of rows (dse::Constraints::rowTiles); 0: the best
+                                    // of kTileChoices by the chain's exact cycles
   std::vector<int64_t> blockKeys;   // an attention stage's key-block sizes (empty: the default)
   std::vector<int64_t> vectorLanes; // and its vector unit widths
   /// Told about designs passed over because they cannot be built (the first reason and how
@@ -34,17 +35,31 @@ struct ChainSearch {
   std::function<void(const std::string&)> note;
 };
 
+/// The tile counts `--row-tiles auto` tries (those that divide the rows).
+inline constexpr int64_t kTileChoices[] = {1, 2, 4, 8, 16, 32};
+
+/// A tile count tried, with the chain's exact cycles (tensors at 4 KiB boundaries) or why it
+/// cannot be built.
+struct TileChoice {
+  int64_t tiles = 1;
+  int64_t cycles = -1;
+  std::string why;
+};
+
 /// Every stage of `prog` (workload::chainStages) with its design: a contraction's (with its
 /// epilogue) the best buildable one by the objective, an attention stage's the best pipeline;
 /// with s.rowTiles > 1 designed for one tile of rows (rowSize divided, rowTileProblem
-/// checked). Throws Unsupported for what cannot be built, rubick::Error naming a stage without
-/// a design or a row size the tiles do not divide.
+/// checked); with 0, the tile count of kTileChoices whose chain takes the fewest cycles (the
+/// fewer tiles on a tie), every count tried in `tried`. Throws Unsupported for what cannot be
+/// built, rubick::Error naming a stage without a design or a row size the tiles do not divide.
 std::vector<emit::ChainStageDesign> chainDesigns(const tc::Program& prog, const ChainSearch& s,
-                                                 const std::shared_ptr<const SourceFile>& file);
+                                                 const std::shared_ptr<const SourceFile>& file,
+                                                 std::vector<TileChoice>* tried = nullptr);
 
 /// What explore prints for a chain it can build: the fusion analysis over its stages (each
 /// alone as built, the groups that would keep intermediates on chip), then how emit and verify
-/// build it: each stage, its design and cycles, the chain's.
-std::string chainBuildText(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s);
+/// build it: each stage, its design and cycles, the chain's; the tile counts tried, if any.
+std::string chainBuildText(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s,
+                           const std::vector<TileChoice>& tried = {});
 
 } // namespace rubick::workload
