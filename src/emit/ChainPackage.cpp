@@ -221,7 +221,11 @@ std::string readme(const tc::Program& prog, const std::vector<ChainStageDesign>&
     for (const tc::Statement& x : s[k].program.statements)
       stmts += (stmts.empty() ? "`" : "; `") + x.text + "`";
     const dataflow::Dataflow& df = s[k].point.dataflow;
-    os << "| " << k << " | " << stmts << " | " << s[k].point.id << " | `" << stageSpec(s[k]) << "` "
+    // A `|` inside a table cell ends the cell, code span or not: escaped.
+    std::string spec;
+    for (char ch : stageSpec(s[k]))
+      spec += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    os << "| " << k << " | " << stmts << " | " << s[k].point.id << " | `" << spec << "` "
        << (s[k].pipeline ? "(attention pipeline, GEMM 1 on " : "on ") << df.p << "x" << df.q
        << (s[k].pipeline ? ")" : "") << " | " << tm.stages[k].cycles << " |\n";
   }
