@@ -111,16 +111,18 @@ TEST(Stages, RunInSequenceTheyComputeWhatTheProgramComputes) {
   }
 }
 
+// Why chainStages refuses `text`, or "<no refusal>".
+std::string refusal(const char* text) {
+  const tc::Program p = analyzeText(text);
+  try {
+    workload::chainStages(p, nullptr);
+  } catch (const Unsupported& e) {
+    return e.diag().message;
+  }
+  return "<no refusal>";
+}
+
 TEST(Stages, WhatASequenceOfMemoryDesignsCannotBuildIsRefused) {
-  auto refusal = [](const char* text) {
-    const tc::Program p = analyzeText(text);
-    try {
-      workload::chainStages(p, nullptr);
-    } catch (const Unsupported& e) {
-      return e.diag().message;
-    }
-    return std::string("<no refusal>");
-  };
   EXPECT_NE(refusal(R"(def f(int8(4,4) A, int8(4,4) B) -> (C) {
       T(i,j) = A(i,j) * 2
       C(i,j) +=! T(i,k) * B(k,j)
@@ -200,15 +202,6 @@ def pa(int8(L,C) X, int8(C,D) Wq, int32(D) m, int8(S,D) K, int8(S,D) V) -> (int8
 }
 
 TEST(Stages, AnAttentionStageTakesNoEpilogueAndKeepsItsLocals) {
-  auto refusal = [](const char* text) {
-    const tc::Program p = analyzeText(text);
-    try {
-      workload::chainStages(p, nullptr);
-    } catch (const Unsupported& e) {
-      return e.diag().message;
-    }
-    return std::string("<no refusal>");
-  };
   EXPECT_NE(refusal(R"(def f(int8(4,4) Q, int8(8,4) K, int8(8,4) V) -> (R) {
       Sc(i,j) +=! Q(i,d) * K(j,d)
       mx(i) max=! Sc(i,j)
@@ -254,8 +247,7 @@ TEST(Stages, AnAttentionStageTakesNoEpilogueAndKeepsItsLocals) {
 // Each stage's design with the memory system, as the commands choose them
 // (workload::chainDesigns): 4x4, 1 KiB, the program's widths; `text` at other sizes for tiles.
 std::vector<emit::ChainStageDesign> stageDesigns(const tc::Program& p, const dse::MemorySystem& m,
-                                                 int64_t rowTiles = 1,
-                                                 const char* text = nullptr) {
+                                                 int64_t rowTiles = 1, const char* text = nullptr) {
   workload::ChainSearch s;
   s.options = [&m, rowTiles](const tc::Program&, const dataflow::StatementView& v) {
     dse::ExploreOptions o;
