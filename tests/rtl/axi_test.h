@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shared helpers of the AXI engine tests (test_rubick_axi_rd.cpp, test_rubick_axi_wr.cpp):
-// ports as byte vectors, the burst-splitting rule the engines promise, and random commands.
+// Shared helpers of the AXI tests (test_rubick_axi_rd.cpp, test_rubick_axi_wr.cpp,
+// test_rubick_scratch.cpp, test_rubick_axi_route.cpp): ports as byte vectors, the
+// burst-splitting rule the engines promise, random commands, and a test top's slave port.
 #pragma once
 
 #include "rtl_test.h"
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -138,4 +140,51 @@ inline std::string violations(const rubick_sim::AxiMem& mem) {
   return std::to_string(mem.violationCount()) + " AXI violation(s):" + s;
 }
 
+// A slave port of a test top: the test drives its master-side inputs and samples the slave's
+// outputs.
+template <class Vtb>
+struct SlavePortIo {
+  std::function<void(Vtb&, const rubick_sim::AxiMasterPins&)> drive;
+  std::function<void(Vtb&, rubick_sim::AxiSlavePins&)> sample;
+};
+
 } // namespace axi
+
+// axi::SlavePortIo<VTB> of the top's slave port with prefix P (P_arvalid, P_arready, ...).
+#define AXI_SLAVE_PORT_IO(VTB, P)                                                                  \
+  axi::SlavePortIo<VTB> {                                                                          \
+    [](VTB& m, const rubick_sim::AxiMasterPins& p) {                                               \
+      m.P##_arvalid = p.arvalid;                                                                   \
+      m.P##_araddr = p.araddr;                                                                     \
+      m.P##_arlen = p.arlen;                                                                       \
+      m.P##_arsize = p.arsize;                                                                     \
+      m.P##_arburst = p.arburst;                                                                   \
+      m.P##_arid = p.arid;                                                                         \
+      m.P##_rready = p.rready;                                                                     \
+      m.P##_awvalid = p.awvalid;                                                                   \
+      m.P##_awaddr = p.awaddr;                                                                     \
+      m.P##_awlen = p.awlen;                                                                       \
+      m.P##_awsize = p.awsize;                                                                     \
+      m.P##_awburst = p.awburst;                                                                   \
+      m.P##_awid = p.awid;                                                                         \
+      m.P##_wvalid = p.wvalid;                                                                     \
+      m.P##_wlast = p.wlast;                                                                       \
+      axi::putBytes(m.P##_wdata, p.wdata);                                                         \
+      for (size_t i = 0; i < p.wstrb.size(); ++i)                                                  \
+        rtl::setBits(m.P##_wstrb, int(i), 1, p.wstrb[i]);                                          \
+      m.P##_bready = p.bready;                                                                     \
+    },                                                                                             \
+        [](VTB& m, rubick_sim::AxiSlavePins& s) {                                                  \
+          s.arready = m.P##_arready;                                                               \
+          s.rvalid = m.P##_rvalid;                                                                 \
+          s.rlast = m.P##_rlast;                                                                   \
+          axi::getBytes(m.P##_rdata, s.rdata);                                                     \
+          s.rresp = m.P##_rresp;                                                                   \
+          s.rid = m.P##_rid;                                                                       \
+          s.awready = m.P##_awready;                                                               \
+          s.wready = m.P##_wready;                                                                 \
+          s.bvalid = m.P##_bvalid;                                                                 \
+          s.bresp = m.P##_bresp;                                                                   \
+          s.bid = m.P##_bid;                                                                       \
+        }                                                                                          \
+  }

@@ -36,52 +36,11 @@ const char* kTest = "test_rubick_axi_route";
 
 // A slave port of the test top (master side driven by the test) and a master port (driven by a
 // memory model).
-struct SlaveIo {
-  std::function<void(Vtb&, const AxiMasterPins&)> drive;
-  std::function<void(Vtb&, AxiSlavePins&)> sample;
-};
+using SlaveIo = axi::SlavePortIo<Vtb>;
 struct MasterIo {
   std::function<void(Vtb&, const AxiSlavePins&)> drive;
   std::function<void(Vtb&, AxiMasterPins&)> sample;
 };
-
-#define SLAVE_IO(P)                                                                                \
-  SlaveIo {                                                                                        \
-    [](Vtb& m, const AxiMasterPins& p) {                                                           \
-      m.P##_arvalid = p.arvalid;                                                                   \
-      m.P##_araddr = p.araddr;                                                                     \
-      m.P##_arlen = p.arlen;                                                                       \
-      m.P##_arsize = p.arsize;                                                                     \
-      m.P##_arburst = p.arburst;                                                                   \
-      m.P##_arid = p.arid;                                                                         \
-      m.P##_rready = p.rready;                                                                     \
-      m.P##_awvalid = p.awvalid;                                                                   \
-      m.P##_awaddr = p.awaddr;                                                                     \
-      m.P##_awlen = p.awlen;                                                                       \
-      m.P##_awsize = p.awsize;                                                                     \
-      m.P##_awburst = p.awburst;                                                                   \
-      m.P##_awid = p.awid;                                                                         \
-      m.P##_wvalid = p.wvalid;                                                                     \
-      m.P##_wlast = p.wlast;                                                                       \
-      axi::putBytes(m.P##_wdata, p.wdata);                                                         \
-      for (size_t i = 0; i < p.wstrb.size(); ++i)                                                  \
-        rtl::setBits(m.P##_wstrb, int(i), 1, p.wstrb[i]);                                          \
-      m.P##_bready = p.bready;                                                                     \
-    },                                                                                             \
-        [](Vtb& m, AxiSlavePins& s) {                                                              \
-          s.arready = m.P##_arready;                                                               \
-          s.rvalid = m.P##_rvalid;                                                                 \
-          s.rlast = m.P##_rlast;                                                                   \
-          axi::getBytes(m.P##_rdata, s.rdata);                                                     \
-          s.rresp = m.P##_rresp;                                                                   \
-          s.rid = m.P##_rid;                                                                       \
-          s.awready = m.P##_awready;                                                               \
-          s.wready = m.P##_wready;                                                                 \
-          s.bvalid = m.P##_bvalid;                                                                 \
-          s.bresp = m.P##_bresp;                                                                   \
-          s.bid = m.P##_bid;                                                                       \
-        }                                                                                          \
-  }
 
 #define MASTER_IO(P)                                                                               \
   MasterIo {                                                                                       \
@@ -457,8 +416,10 @@ int main(int argc, char** argv) {
   rtl::Rng rng(9127);
   std::vector<Lane> lanes;
   // name, slave port, twin, port 0, bytes, ID_W, SEL_BIT, MAX_OUTSTANDING (tb_rubick_axi_route.v)
-  lanes.push_back({"w", SLAVE_IO(w_s), SLAVE_IO(w_d), MASTER_IO(w_m0), 8, 4, 14, 4});
-  lanes.push_back({"n", SLAVE_IO(n_s), SLAVE_IO(n_d), MASTER_IO(n_m0), 4, 2, 12, 2});
+  lanes.push_back({"w", AXI_SLAVE_PORT_IO(Vtb, w_s), AXI_SLAVE_PORT_IO(Vtb, w_d), MASTER_IO(w_m0),
+                   8, 4, 14, 4});
+  lanes.push_back({"n", AXI_SLAVE_PORT_IO(Vtb, n_s), AXI_SLAVE_PORT_IO(Vtb, n_d), MASTER_IO(n_m0),
+                   4, 2, 12, 2});
 
   m.aresetn = 0;
   for (Lane& l : lanes) {

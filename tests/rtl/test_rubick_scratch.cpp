@@ -35,48 +35,7 @@ using Vtb = Vtb_rubick_scratch;
 
 const char* kTest = "test_rubick_scratch";
 
-struct Io {
-  std::function<void(Vtb&, const AxiMasterPins&)> drive;
-  std::function<void(Vtb&, AxiSlavePins&)> sample;
-};
-
-#define SCRATCH_IO(P)                                                                              \
-  Io {                                                                                             \
-    [](Vtb& m, const AxiMasterPins& p) {                                                           \
-      m.P##_arvalid = p.arvalid;                                                                   \
-      m.P##_araddr = p.araddr;                                                                     \
-      m.P##_arlen = p.arlen;                                                                       \
-      m.P##_arsize = p.arsize;                                                                     \
-      m.P##_arburst = p.arburst;                                                                   \
-      m.P##_arid = p.arid;                                                                         \
-      m.P##_rready = p.rready;                                                                     \
-      m.P##_awvalid = p.awvalid;                                                                   \
-      m.P##_awaddr = p.awaddr;                                                                     \
-      m.P##_awlen = p.awlen;                                                                       \
-      m.P##_awsize = p.awsize;                                                                     \
-      m.P##_awburst = p.awburst;                                                                   \
-      m.P##_awid = p.awid;                                                                         \
-      m.P##_wvalid = p.wvalid;                                                                     \
-      m.P##_wlast = p.wlast;                                                                       \
-      axi::putBytes(m.P##_wdata, p.wdata);                                                         \
-      for (size_t i = 0; i < p.wstrb.size(); ++i)                                                  \
-        rtl::setBits(m.P##_wstrb, int(i), 1, p.wstrb[i]);                                          \
-      m.P##_bready = p.bready;                                                                     \
-    },                                                                                             \
-        [](Vtb& m, AxiSlavePins& s) {                                                              \
-          s.arready = m.P##_arready;                                                               \
-          s.rvalid = m.P##_rvalid;                                                                 \
-          s.rlast = m.P##_rlast;                                                                   \
-          axi::getBytes(m.P##_rdata, s.rdata);                                                     \
-          s.rresp = m.P##_rresp;                                                                   \
-          s.rid = m.P##_rid;                                                                       \
-          s.awready = m.P##_awready;                                                               \
-          s.wready = m.P##_wready;                                                                 \
-          s.bvalid = m.P##_bvalid;                                                                 \
-          s.bresp = m.P##_bresp;                                                                   \
-          s.bid = m.P##_bid;                                                                       \
-        }                                                                                          \
-  }
+using Io = axi::SlavePortIo<Vtb>;
 
 // How often the master does things, per cycle.
 struct Profile {
@@ -336,14 +295,14 @@ int main(int argc, char** argv) {
   rtl::Rng rng(7031);
   std::vector<Lane> lanes;
   // name, port, DATA_BYTES, ID_W, DEPTH, LATENCY, MAX_OUTSTANDING (as in tb_rubick_scratch.v)
-  lanes.push_back({"a", SCRATCH_IO(a), 8, 4, 256, 2, 4});
-  lanes.push_back({"b", SCRATCH_IO(b), 1, 1, 512, 1, 1});
-  lanes.push_back({"c", SCRATCH_IO(c), 4, 2, 1024, 3, 3});
-  lanes.push_back({"d", SCRATCH_IO(d), 16, 8, 512, 8, 8});
-  lanes.push_back({"e", SCRATCH_IO(e), 128, 3, 64, 5, 2});
-  lanes.push_back({"f", SCRATCH_IO(f), 2, 5, 2048, 4, 6});
-  lanes.push_back({"g", SCRATCH_IO(g), 32, 2, 256, 7, 5});
-  lanes.push_back({"h", SCRATCH_IO(h), 64, 1, 32, 1, 2});
+  lanes.push_back({"a", AXI_SLAVE_PORT_IO(Vtb, a), 8, 4, 256, 2, 4});
+  lanes.push_back({"b", AXI_SLAVE_PORT_IO(Vtb, b), 1, 1, 512, 1, 1});
+  lanes.push_back({"c", AXI_SLAVE_PORT_IO(Vtb, c), 4, 2, 1024, 3, 3});
+  lanes.push_back({"d", AXI_SLAVE_PORT_IO(Vtb, d), 16, 8, 512, 8, 8});
+  lanes.push_back({"e", AXI_SLAVE_PORT_IO(Vtb, e), 128, 3, 64, 5, 2});
+  lanes.push_back({"f", AXI_SLAVE_PORT_IO(Vtb, f), 2, 5, 2048, 4, 6});
+  lanes.push_back({"g", AXI_SLAVE_PORT_IO(Vtb, g), 32, 2, 256, 7, 5});
+  lanes.push_back({"h", AXI_SLAVE_PORT_IO(Vtb, h), 64, 1, 32, 1, 2});
 
   // Reset (two edges), the master idle; the model starts in the cycle after the last reset edge.
   m.aresetn = 0;
