@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // `rubick emit`: Verilog for one design of the explored space.
 
-#include "AttentionCommands.h"
-#include "ChainCommands.h"
 #include "Commands.h"
 #include "InputOptions.h"
-#include "PipelineOptions.h"
+#include "RequestOptions.h"
 #include "SearchOptions.h"
 #include "SelectionOptions.h"
 
-#include "rubick/dse/Select.h"
 #include "rubick/emit/ModuleName.h"
-#include "rubick/emit/Package.h"
-#include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
+#include "rubick/workload/EmitProgram.h"
 
 #include <iostream>
-#include <map>
 #include <memory>
 
 namespace rubick::cli {
@@ -33,62 +28,16 @@ struct EmitCli {
   CLI::Option* nameOption = nullptr; // to tell `--name ''` from no --name
 };
 
-// A PIM target: the design is a spread of the problem over the units (docs/pim.md).
-int emitPim(const tc::Program& prog, const dataflow::StatementView& v,
-            const dse::ExploreOptions& eo, const dse::PimSystem& pim, const dse::Selection& sel,
-            const std::string& output, const std::string& prefix, Overwrite how) {
-  dse::checkPimSelection(sel);
-  const dse::PimDesign d =
-      dse::selectPimDesign(v, pim, eo, sel.point, "emit", emit::pimExact(prog, v, pim, eo));
-  const std::string name = prefix.empty() ? emit::pimModuleName(prog.name, d.id) : prefix;
-  const emit::PimPackage p = emit::packagePim(prog, v, d, pim, eo, name);
-  emit::writeDirectory(output, p.files, how);
-  std::cout << "PIM design " << d.id << ": " << pim.units << (pim.units == 1 ? " unit" : " units")
-            << " of " << d.unit.dataflow.p << "x" << d.unit.dataflow.q << ", "
-            << dataflow::toSpec(d.unit.dataflow, d.share) << "\n"
-            << "the units' run " << d.unitCycles << " cycles" << (d.exact ? "" : " (explorer)")
-            << "; top module " << p.top << " (" << p.topNote << "); " << p.files.size()
-            << " files in " << output << "\n";
-  return 0;
-}
-
 int runEmit(const EmitCli& o) {
   if (o.output.empty()) throw Error("emit", "give the output directory with -o OUTDIR");
   if (o.nameOption->count() > 0) emit::checkModulePrefix(o.name);
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
   checkOutputDirectory(o.output, how); // before the search, which may take a while
-  tc::Program prog = loadInput(o.input);
-  const workload::Workload w =
-      programWorkload(prog, o.input, o.search, chainsWithMemory(prog, o.input, o.search));
-  if (w.kind == workload::Kind::Attention) // the whole fused pipeline
-    return emitPipeline(prog, o.input, o.search, o.selection, o.output, o.name, how);
-  if (w.kind == workload::Kind::Chain) // stages one after another
-    return emitChain(prog, chainStageDesigns(prog, o.input, o.search, o.selection), o.output,
-                     o.name, how);
-  // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
-  const size_t stmt = w.statement;
-  dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
-  // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
-  SearchOptions search = o.search;
-  dse::Selection sel = o.selection;
-  if (search.entries.find('=') != std::string::npos) std::swap(sel.entries, search.entries);
-  std::string targetName;
-  dse::PimSystem pim;
-  dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName, &pim);
-  setEpilogue(eo, w.epilogue, pim);
-  if (pim.enabled()) return emitPim(prog, v, eo, pim, sel, o.output, o.name, how);
-  dse::checkSelection(sel); // before the search, which may be long
-  const dse::DesignPoint chosen = selectBuildable(prog, v, eo, sel, "emit").front();
-  std::string name = o.name.empty() ? emit::moduleName(prog.name, chosen.id) : o.name;
-  std::vector<emit::File> files = emit::package(prog, v, chosen, eo, name);
-  emit::writeDirectory(o.output, files, how);
-  std::cout << "design " << chosen.id << ": " << dataflow::toSpec(chosen.dataflow, v) << " on "
-            << chosen.dataflow.p << "x" << chosen.dataflow.q << "\n"
-            << "latency " << chosen.metrics.latency << " cycles; top module " << name << "_top; "
-            << files.size() << " files in " << o.output << "\n";
-  if (!chosen.buffer.size.empty())
-    std::cout << "(with a memory system the latency is the explorer's model; the hardware's "
-                 "exact cycles are design.json's timing.cycles)\n";
+  const tc::Program prog = loadInput(o.input);
+  const workload::Emitted e =
+      workload::emitProgram(prog, makeRequest(o.input, o.search, o.selection, true), o.name);
+  emit::writeDirectory(o.output, e.files, how);
+  std::cout << e.summary << "; " << e.files.size() << " files in " << o.output << "\n" << e.remark;
   return 0;
 }
 

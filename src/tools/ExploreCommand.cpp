@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // `rubick explore`: every legal dataflow of a statement, under constraints, ranked.
 
-#include "AttentionCommands.h"
-#include "ChainCommands.h"
 #include "Commands.h"
 #include "DataflowOptions.h"
 #include "InputOptions.h"
 #include "Numbers.h"
-#include "PipelineOptions.h"
 #include "Progress.h"
+#include "RequestOptions.h"
 #include "SearchOptions.h"
 
 #include "rubick/arch/Buildable.h"
 #include "rubick/arch/SelectBuildable.h"
-#include "rubick/attn/AttentionForm.h"
-#include "rubick/dse/Chain.h"
 #include "rubick/dse/Report.h"
 #include "rubick/dse/Target.h"
 #include "rubick/emit/Pim.h"
@@ -22,7 +18,7 @@
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/support/TextTable.h"
 #include "rubick/support/Unsupported.h"
-#include "rubick/workload/ChainDesigns.h"
+#include "rubick/workload/ExploreProgram.h"
 
 #include <algorithm>
 #include <chrono>
@@ -129,59 +125,29 @@ int runExplore(const ExploreCli& o) {
   if (!o.json.empty()) checkOutputFile(o.json, kJsonSignature, how); // before the search
   if (!o.csv.empty()) checkOutputFile(o.csv, kCsvSignature, how);
   if (!o.plot.empty()) checkOutputFile(o.plot, kSvgSignature, how);
-  tc::Program prog = loadInput(o.input);
+  const tc::Program prog = loadInput(o.input);
+  const workload::Request req = makeRequest(o.input, o.search, {}, false);
   // A program of several statements that is neither attention nor an epilogue is a chain when
   // there is a memory system (docs/fusion.md); otherwise the attention form's error stands.
-  const workload::Workload w =
-      programWorkload(prog, o.input, o.search, chainsWithMemory(prog, o.input, o.search));
+  const workload::Workload w = workload::recognise(prog, req);
   if (w.kind == workload::Kind::Attention || w.kind == workload::Kind::Chain) {
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
       throw Error("explore", "--json, --csv and --plot are for single statements (use --stmt)");
-    if (w.kind == workload::Kind::Chain) {
-      // Over the stages emit and verify build; when they cannot build it yet, over the
-      // statements, each alone, with the reason.
-      std::vector<emit::ChainStageDesign> stages;
-      std::vector<workload::TileChoice> tried;
-      std::string why;
-      try {
-        stages = chainStageDesigns(prog, o.input, o.search, {}, &tried);
-      } catch (const Unsupported& e) {
-        why = e.diag().message;
-      }
-      if (!stages.empty()) {
-        std::cout << workload::chainBuildText(prog, stages, tried);
-        return 0;
-      }
-      const dse::ChainResult r =
-          dse::exploreChain(prog, [&o, &prog](size_t, const dataflow::StatementView& v) {
-            std::string targetName;
-            return makeExploreOptions(o.search, prog, v, o.input.file, targetName);
-          });
-      std::cout << dse::chainText(r) << "\nbuilt as: not built yet (" << why << ")\n";
-      return 0;
-    }
-    const PipelineSetup setup = pipelineSetup(prog, o.input, o.search);
-    if (setup.pim.enabled()) {
-      std::cout << pimDecodeText(prog, setup);
-      return 0;
-    }
-    attn::PipelineResult r = attn::explorePipeline(prog, setup.form, setup.options);
-    std::cout << pipelineTable(prog, r, o.top);
-    if (!o.quiet) {
+    const workload::Explored e = workload::exploreProgram(prog, req, w, o.top);
+    std::cout << e.text;
+    if (e.pipelines && !o.quiet) {
       double secs =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      std::fprintf(stderr, "rubick: %zu pipelines in %.2f s\n", r.points.size(), secs);
+      std::fprintf(stderr, "rubick: %zu pipelines in %.2f s\n", *e.pipelines, secs);
     }
     return 0;
   }
   // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
   const size_t stmt = w.statement;
   dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
-
-  std::string targetName;
+  const std::string targetName = cli::targetName(o.search);
   dse::PimSystem pim;
-  dse::ExploreOptions eo = makeExploreOptions(o.search, prog, v, o.input.file, targetName, &pim);
-  setEpilogue(eo, w.epilogue, pim);
+  dse::ExploreOptions eo = workload::statementOptions(prog, req, w, &pim);
   if (pim.enabled()) return runPim(o, prog, stmt, v, eo, pim, targetName);
   if (!o.compare.empty())
     throw Error("--compare-target", "goes with a PIM target (--target with a 'pim' object)");

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "SelectionOptions.h"
 
-#include "rubick/arch/SelectBuildable.h"
-
-#include <iostream>
-
 namespace rubick::cli {
 
 void addSelectionOptions(CLI::App& cmd, SearchOptions& search, dse::Selection& selection,
@@ -34,22 +30,6 @@ void finishSelection(const SelectionOptions& o, const SearchOptions& search,
   if (o.pipeline->count()) selection.pipeline = o.pipelineText;
   if (o.dataflow->count())
     selection.dataflow = dataflowText(search.df.dataflow, selection.dataflowOrigin);
-}
-
-std::vector<dse::DesignPoint> selectBuildable(const tc::Program& prog,
-                                              const dataflow::StatementView& v,
-                                              const dse::ExploreOptions& o, const dse::Selection& s,
-                                              const std::string& command, size_t* selected) {
-  arch::BuildableSelection r = arch::selectBuildable(prog, v, o, s, command);
-  if (selected) *selected = r.selected;
-  if (!r.passed.empty())
-    std::cerr << "rubick " << command << ": note: " << r.passed.front()
-              << (r.passed.size() > 1
-                      ? "; " + std::to_string(r.passed.size() - 1) + " more passed over"
-                      : std::string())
-              << (s.all ? "; the cover takes designs that can be built\n"
-                        : "; taking the best design that can be built\n");
-  return std::move(r.designs);
 }
 
 } // namespace rubick::cli

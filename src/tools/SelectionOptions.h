@@ -24,12 +24,4 @@ void addSelectionOptions(CLI::App& cmd, SearchOptions& search, dse::Selection& s
 void finishSelection(const SelectionOptions& o, const SearchOptions& search,
                      dse::Selection& selection);
 
-/// arch::selectBuildable, the ones passed over noted on stderr (the first with its reason, and
-/// how many).
-std::vector<dse::DesignPoint> selectBuildable(const tc::Program& prog,
-                                              const dataflow::StatementView& v,
-                                              const dse::ExploreOptions& o, const dse::Selection& s,
-                                              const std::string& command,
-                                              size_t* selected = nullptr);
-
 } // namespace rubick::cli

@@ -1,30 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // `rubick verify`: emit designs, simulate them in Verilator, compare with the reference model.
 
-#include "AttentionCommands.h"
-#include "ChainCommands.h"
 #include "Commands.h"
 #include "InputOptions.h"
-#include "PipelineOptions.h"
+#include "RequestOptions.h"
 #include "SearchOptions.h"
 #include "SelectionOptions.h"
-#include "VerifyReport.h"
+#include "VerifyPrint.h"
 
 #include "rubick/arch/Dram.h"
-#include "rubick/dse/Select.h"
-#include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
-#include "rubick/support/Unsupported.h"
-#include "rubick/verify/Verify.h"
+#include "rubick/workload/VerifyProgram.h"
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <unistd.h>
 
 namespace rubick::cli {
@@ -80,148 +71,20 @@ verify::Options runOptions(const VerifyCli& o) {
   return vo;
 }
 
-// A PIM target (docs/pim.md): spreads of the problem over the units, their banks modelled.
-// With --all every ranked design; one the hardware does not build yet is listed with the
-// reason and counted apart (neither passed nor failed).
-int verifyPimDesigns(const VerifyCli& o, const tc::Program& prog, size_t stmt,
-                     const dataflow::StatementView& v, const dse::ExploreOptions& eo,
-                     const dse::PimSystem& pim, const dse::Selection& sel,
-                     const verify::Options& vo) {
-  if (vo.dram) throw Error("--dram", "a PIM target's banks have their own timings");
-  dse::checkPimSelection(sel);
-  std::vector<dse::PimDesign> designs = dse::selectPimDesigns(
-      v, pim, eo, sel.point, sel.all, "verify", emit::pimExact(prog, v, pim, eo));
-  const size_t ranked = designs.size();
-  // --skip and --limit: a window of the ranking, as for other designs.
-  designs.erase(designs.begin(),
-                designs.begin() + std::min(designs.size(), static_cast<size_t>(sel.skip)));
-  if (sel.limit && designs.size() > static_cast<size_t>(*sel.limit))
-    designs.resize(static_cast<size_t>(*sel.limit));
-  if (designs.empty())
-    throw Error("--skip", "skips all " + std::to_string(ranked) + " ranked PIM designs");
-  // What the hardware builds is simulated; nothing to simulate is unsupported, not failed.
-  std::vector<std::string> why;
-  std::vector<dse::PimDesign> built;
-  for (const dse::PimDesign& d : designs) {
-    why.push_back(emit::pimBuildProblem(v, d, pim, eo));
-    if (why.back().empty()) built.push_back(d);
-  }
-  if (built.empty())
-    throw Unsupported("verify",
-                      (designs.size() > 1 ? "no design is built yet; the first: " : "") + why[0]);
-  double runtimeSeconds = 0;
-  const std::vector<verify::Result> results =
-      verify::verifyPim(prog, stmt, built, pim, eo, vo, &runtimeSeconds);
-  std::printf("%s: %s\n%-6s %-24s %9s %9s %9s %7s  ", prog.statements[stmt].name.c_str(),
-              prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted",
-              "explorer", "util");
-  if (o.timing) printTimingHeader();
-  std::printf("unit dataflow\n");
-  size_t passed = 0, failed = 0, unbuilt = 0, next = 0;
-  for (size_t i = 0; i < designs.size(); ++i) {
-    const dse::PimDesign& d = designs[i];
-    if (!why[i].empty()) {
-      ++unbuilt;
-      std::printf("%-6s %-24s not built: %s\n", "-", d.id.c_str(), why[i].c_str());
-      continue;
-    }
-    const verify::Result& res = results[next++];
-    const bool pass = res.pass();
-    (pass ? passed : failed) += 1;
-    const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
-    std::printf("%-6s %-24s %9lld %9lld %9lld %6.1f%%  ", pass ? "PASS" : "FAIL", res.id.c_str(),
-                t ? static_cast<long long>(t->measured) : 0LL,
-                t ? static_cast<long long>(t->predicted) : 0LL,
-                static_cast<long long>(d.modelUnitCycles), 100.0 * res.utilization());
-    if (o.timing) printTiming(res, t);
-    std::printf("%s on %lld unit%s of %lldx%lld\n", res.spec.c_str(),
-                static_cast<long long>(pim.units), pim.units == 1 ? "" : "s",
-                static_cast<long long>(res.p), static_cast<long long>(res.q));
-    printProblems(res);
-  }
-  if (o.timing) printRuntime(runtimeSeconds);
-  if (designs.size() < ranked)
-    std::printf("designs %zu-%zu of the %zu ranked\n", static_cast<size_t>(sel.skip) + 1,
-                static_cast<size_t>(sel.skip) + designs.size(), ranked);
-  std::printf("%zu PIM design(s), %d trial(s) each: %zu passed, %zu failed", designs.size(),
-              o.trials, passed, failed);
-  if (unbuilt) std::printf(", %zu not built yet", unbuilt);
-  std::printf("\n");
-  return failed || passed == 0 ? 1 : 0;
-}
-
 int runVerify(const VerifyCli& o) {
-  tc::Program prog = loadInput(o.input);
+  const tc::Program prog = loadInput(o.input);
   verify::Options vo = runOptions(o);
   verify::checkTools(); // before the search, which may take a while
-  const dse::Selection& sel = o.selection;
-  const workload::Workload w =
-      programWorkload(prog, o.input, o.search, chainsWithMemory(prog, o.input, o.search));
-  if (w.kind == workload::Kind::Attention) // the whole fused pipeline
-    return verifyPipeline(prog, o.input, o.search, {sel, o.timing, vo});
-  if (w.kind == workload::Kind::Chain) // stages one after another
-    return verifyChainCommand(prog, chainStageDesigns(prog, o.input, o.search, sel),
-                              {sel, o.timing, vo});
-  // A contraction with an epilogue is its contraction's designs, the epilogue on the output.
-  const size_t stmt = w.statement;
-  dataflow::StatementView v = dataflow::viewStatement(prog, stmt);
-  // --entries is explore's allowed set (all, fpga, a list), or, with '=', a choice per tensor.
-  SearchOptions search = o.search;
-  dse::Selection choice = sel;
-  if (search.entries.find('=') != std::string::npos) std::swap(choice.entries, search.entries);
-  std::string targetName;
-  dse::PimSystem pim;
-  dse::ExploreOptions eo = makeExploreOptions(search, prog, v, o.input.file, targetName, &pim);
-  setEpilogue(eo, w.epilogue, pim);
-  if (pim.enabled()) return verifyPimDesigns(o, prog, stmt, v, eo, pim, choice, vo);
-  dse::checkSelection(choice);                     // before the search, which may be long
-  if (vo.dram && !eo.constraints.memory.enabled()) // before the search
-    throw Error("--dram", "there is no external memory: give --mem-bandwidth or a target with "
-                          "'memory'");
-  size_t selected = 0;
-  std::vector<dse::DesignPoint> chosen = selectBuildable(prog, v, eo, choice, "verify", &selected);
-
   std::mutex mu;
-  bool tty = !o.quiet && ::isatty(2);
-  if (tty)
-    vo.progress = [&](size_t done, size_t total) {
+  if (!o.quiet && ::isatty(2))
+    vo.progress = [&mu](size_t done, size_t total) {
       std::lock_guard<std::mutex> lock(mu);
       std::fprintf(stderr, "\r%zu/%zu designs verified", done, total);
       if (done == total) std::fprintf(stderr, "\r%*s\r", 40, "");
     };
-  double runtimeSeconds = 0;
-  std::vector<verify::Result> results =
-      verify::verifyDesigns(prog, stmt, chosen, eo, vo, &runtimeSeconds);
-  size_t failed = 0;
-  const bool dram = vo.dram.has_value();
-  std::printf("%s: %s\n%-6s %-16s %9s %9s ", prog.statements[stmt].name.c_str(),
-              prog.statements[stmt].text.c_str(), "result", "id", "measured", "predicted");
-  if (dram) std::printf("%8s ", "diff");
-  std::printf("%7s  ", "util");
-  if (o.timing) printTimingHeader();
-  std::printf("dataflow\n");
-  for (const verify::Result& res : results) {
-    bool pass = res.pass();
-    failed += !pass;
-    const verify::Trial* t = res.trials.empty() ? nullptr : &res.trials.front();
-    std::printf("%-6s %-16s %9lld %9lld ", pass ? "PASS" : "FAIL", res.id.c_str(),
-                t ? static_cast<long long>(t->measured) : 0LL,
-                t ? static_cast<long long>(t->predicted) : 0LL);
-    if (dram) std::printf("%8s ", relativeDifference(res).c_str());
-    std::printf("%6.1f%%  ", 100.0 * res.utilization());
-    if (o.timing) printTiming(res, t);
-    std::printf("%s on %lldx%lld\n", res.spec.c_str(), static_cast<long long>(res.p),
-                static_cast<long long>(res.q));
-    if (dram) printDramRows(t);
-    printProblems(res);
-  }
-  if (o.timing) printRuntime(runtimeSeconds);
-  if (chosen.size() < selected)
-    std::printf("designs %zu-%zu of the %zu selected\n", size_t(sel.skip) + 1,
-                size_t(sel.skip) + chosen.size(), selected);
-  std::printf("%zu design(s), %zu trial(s) each: %zu passed, %zu failed\n", results.size(),
-              static_cast<size_t>(o.trials), results.size() - failed, failed);
-  return failed ? 1 : 0;
+  const workload::Request r = makeRequest(o.input, o.search, o.selection, true);
+  const workload::Verified v = workload::verifyProgram(prog, r, vo);
+  return printVerified(prog, v, o.selection, {o.timing, vo.dram.has_value()}, o.trials);
 }
 
 } // namespace
