@@ -2,11 +2,12 @@
 #include "rubick/arch/ChainPlan.h"
 
 #include "rubick/arch/DramTiming.h"
+#include "rubick/dse/Fusion.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 
 #include <algorithm>
-#include <bit>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -107,24 +108,33 @@ int64_t chipTensorBytes(const ChainTensor& t) {
   return t.tileBytes ? static_cast<int64_t>(t.tileBytes) : tensorBytes(t.tensor);
 }
 
-void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t addrBits) {
+void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t addrBits,
+                 const std::vector<size_t>& groupOf) {
   c.chipBytes = 0;
   c.chipSelectBit = addrBits - 1;
-  int64_t used = 0;
-  for (ChainTensor& t : c.tensors) {
+  // The one group of stages that touches each tensor (-1: stages of several groups).
+  std::vector<int64_t> group(c.tensors.size(), -2);
+  for (size_t k = 0; k < c.stages.size(); ++k) {
+    const int64_t g = groupOf.empty() ? 0 : static_cast<int64_t>(groupOf.at(k));
+    for (size_t r : c.stages[k].registers)
+      group[r] = group[r] == -2 || group[r] == g ? g : -1;
+  }
+  std::map<int64_t, std::vector<int64_t>> placed; // group -> bytes of its tensors on chip
+  for (size_t r = 0; r < c.tensors.size(); ++r) {
+    ChainTensor& t = c.tensors[r];
     t.onChip = false;
     t.chipOffset = 0;
-    if (t.role != ChainRole::Intermediate) continue;
-    const int64_t bytes = (chipTensorBytes(t) + busBytes - 1) / busBytes * busBytes;
-    const auto ram = std::max(
-        2 * busBytes, static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(used + bytes))));
-    // The RAM's words are a power of two; its bytes must fit the budget, and its addresses
-    // stay below the select bit.
+    if (t.role != ChainRole::Intermediate || group[r] < 0) continue;
+    std::vector<int64_t> with = placed[group[r]];
+    with.push_back(chipTensorBytes(t));
+    const int64_t ram = dse::chipRamBytes(with, busBytes);
+    // The RAM's bytes must fit the budget, and its addresses stay below the select bit.
     if (ram > budgetBytes || c.chipSelectBit < 1 || ram > (int64_t{1} << c.chipSelectBit)) continue;
     t.onChip = true;
-    t.chipOffset = static_cast<uint64_t>(used);
-    used += bytes;
-    c.chipBytes = ram;
+    for (int64_t b : placed[group[r]])
+      t.chipOffset += static_cast<uint64_t>((b + busBytes - 1) / busBytes * busBytes);
+    placed[group[r]] = std::move(with);
+    c.chipBytes = std::max(c.chipBytes, ram);
   }
 }
 

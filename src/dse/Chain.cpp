@@ -6,6 +6,7 @@
 #include "rubick/dataflow/StatementView.h"
 #include "rubick/support/Diagnostic.h"
 
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -32,6 +33,12 @@ std::string kib(int64_t bytes) {
 
 } // namespace
 
+FusionLimits fusionLimits(const Constraints& c) {
+  const int64_t chip = c.chipBudget();
+  return {c.memory.bytesPerCycle, chip == std::numeric_limits<int64_t>::max() ? -1 : chip,
+          c.memory.latency};
+}
+
 ChainResult exploreChain(const tc::Program& prog, const ChainOptions& optionsFor) {
   ChainResult r;
   std::map<size_t, int> tensorOf; // program tensor -> chain tensor
@@ -52,9 +59,7 @@ ChainResult exploreChain(const tc::Program& prog, const ChainOptions& optionsFor
     if (!o.constraints.memory.enabled())
       throw Error("explore", "a chain of statements is explored with a memory system "
                              "(--mem-bandwidth or a target's 'memory'); --stmt explores one");
-    if (s == 0)
-      r.limits = {o.constraints.memory.bytesPerCycle, o.constraints.bufferBytes,
-                  o.constraints.memory.latency};
+    if (s == 0) r.limits = fusionLimits(o.constraints);
     o.objective = Objective::Latency;
     o.keepBest = 1;
     o.onDesign = nullptr;
@@ -139,8 +144,8 @@ std::string chainText(const ChainResult& r) {
   const FusionChain& c = r.chain;
   const bool stages = r.built;
   os << "chain of " << c.stages.size() << (stages ? " stages" : " statements") << "; memory "
-     << r.limits.bytesPerCycle << " B/cycle, buffer "
-     << (r.limits.bufferBytes ? kib(r.limits.bufferBytes) : std::string("unlimited"))
+     << r.limits.bytesPerCycle << " B/cycle, on chip "
+     << (r.limits.chipBytes >= 0 ? kib(r.limits.chipBytes) : std::string("unlimited"))
      << " (docs/fusion.md)\n\nalone (each its own memory design, "
      << (stages ? "as built" : "rank 1 by cycles") << "):\n";
   int64_t aloneCycles = 0, aloneBytes = 0;

@@ -2,6 +2,7 @@
 #include "rubick/dse/Fusion.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <tuple>
 
@@ -19,6 +20,14 @@ bool better(int64_t cycles, int64_t bytes, int64_t bestCycles, int64_t bestBytes
 }
 
 } // namespace
+
+int64_t chipRamBytes(const std::vector<int64_t>& bytes, int64_t wordBytes) {
+  int64_t used = 0;
+  for (int64_t b : bytes)
+    used += ceilDiv(b, wordBytes) * wordBytes;
+  return std::max(2 * wordBytes, static_cast<int64_t>(std::bit_ceil(
+                                     static_cast<uint64_t>(std::max<int64_t>(used, 1)))));
+}
 
 std::vector<int64_t> fusionTiles(const FusionChain& c, size_t first, size_t last) {
   if (first == last) return {1};
@@ -71,7 +80,8 @@ std::string fusionGroup(const FusionChain& c, size_t first, size_t last, int64_t
     }
     producer[st.output] = s;
   }
-  int64_t rowBytes = 0, wholeBytes = 0, outBytes = 0, internalTile = 0;
+  int64_t rowBytes = 0, wholeBytes = 0, outBytes = 0, chipTile = 0;
+  std::vector<int64_t> onChip; // the intermediates' tiles
   for (const auto& [t, byRow] : inputByRow) {
     const int64_t b = c.tensors[static_cast<size_t>(t)].bytes;
     (byRow ? rowBytes : wholeBytes) += b;
@@ -82,22 +92,39 @@ std::string fusionGroup(const FusionChain& c, size_t first, size_t last, int64_t
     for (size_t later = last + 1; later < c.stages.size() && !leaves; ++later)
       for (const FusionRead& r : c.stages[later].reads)
         leaves |= r.tensor == t;
-    if (leaves) outBytes += x.bytes;
-    internalTile += ceilDiv(x.bytes, tiles); // every produced tensor's tile is on chip
+    if (leaves)
+      outBytes += x.bytes;
+    else
+      onChip.push_back(ceilDiv(x.bytes, tiles)); // an intermediate's tile, in the on-chip RAM
   }
-  // On chip: the tiles of what is produced, of the inputs read by rows, and either the inputs
-  // not read by rows whole (read once) or nothing of them (re-read for every tile).
-  const int64_t tileBytes = internalTile + ceilDiv(rowBytes, tiles);
-  const bool keep = l.bufferBytes == 0 || tileBytes + wholeBytes <= l.bufferBytes;
-  if (!keep && tileBytes > l.bufferBytes)
-    return "its tiles take " + std::to_string(tileBytes) + " bytes, more than the buffer's " +
-           std::to_string(l.bufferBytes);
-  out.keepsWhole = keep;
-  out.bufferBytes = tileBytes + (keep ? wholeBytes : 0);
-  out.bytes = rowBytes + (keep ? 1 : tiles) * wholeBytes + outBytes;
+  for (int64_t b : onChip)
+    chipTile += b;
+  const int64_t ram =
+      l.chipWordBytes > 0 && !onChip.empty() ? chipRamBytes(onChip, l.chipWordBytes) : chipTile;
+  if (l.chipBytes >= 0 && ram > l.chipBytes)
+    return "its intermediates' tiles take " +
+           (ram == chipTile ? std::to_string(chipTile) + " bytes"
+                            : "an on-chip RAM of " + std::to_string(ram) + " bytes") +
+           ", more than the on-chip budget of " + std::to_string(l.chipBytes);
+  // As built (arch/ChainPlan.h): the stages take turns, once per tile, each overlapping its
+  // own transfers with its computing and paying its fixed cost (the memory's latency, its
+  // pipeline's fill and drain, the handoff: its cycles alone less the larger of computing and
+  // transfers) on every run; each tile reads its stage's inputs not read by rows again.
+  const int64_t bw = std::max<int64_t>(1, l.bytesPerCycle);
+  for (size_t s = first; s <= last; ++s) {
+    const FusionStage& st = c.stages[s];
+    const int64_t fixed =
+        std::max<int64_t>(0, st.soloCycles - std::max(st.computeCycles, ceilDiv(st.soloBytes, bw)));
+    int64_t again = 0;
+    for (const FusionRead& r : st.reads)
+      if (!r.byRow) again += c.tensors[static_cast<size_t>(r.tensor)].bytes;
+    const int64_t moved = st.soloBytes + (tiles - 1) * again;
+    out.cycles += tiles * fixed + std::max(st.computeCycles, ceilDiv(moved, bw));
+  }
+  out.keepsWhole = tiles == 1;
+  out.bufferBytes = chipTile;
+  out.bytes = rowBytes + tiles * wholeBytes + outBytes;
   out.savedBytes = solo - out.bytes;
-  out.cycles = l.latency + std::max(out.computeCycles,
-                                    ceilDiv(out.bytes, std::max<int64_t>(1, l.bytesPerCycle)));
   return "";
 }
 

@@ -87,7 +87,10 @@ arch::ChainPlan chainDesignPlan(const tc::Program& prog, const std::vector<Chain
   arch::ChainPlan c = arch::chainPlan(prog, name, std::move(plans), memories,
                                       s.front().options.constraints.rowTiles);
   const dse::Constraints& k = s.front().options.constraints;
-  arch::placeOnChip(c, k.chipBudget(), busBytes, arch::axiOptions(k.memory).addrBits);
+  std::vector<size_t> groups;
+  for (const ChainStageDesign& d : s)
+    groups.push_back(d.group);
+  arch::placeOnChip(c, k.chipBudget(), busBytes, arch::axiOptions(k.memory).addrBits, groups);
   return c;
 }
 
@@ -193,6 +196,7 @@ Json designJson(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
                     {"array", {{"p", st.plan.core.p}, {"q", st.plan.core.q}}},
                     {"buffer_tile", dse::toString(st.plan.tiling, s[k].view)}});
     stage.update({{"base_registers", regs},
+                  {"fusion_group", s[k].group},
                   {"model_cycles", s[k].point.memory.cycles},
                   {"timing", detail::timingJson(t, st.memory)}});
     stages.push_back(stage);

@@ -99,6 +99,45 @@ emit::ChainStageDesign contractionStageDesign(Stage st, size_t k, const ChainSea
   return d;
 }
 
+// The fusion analysis over the stages as built (dse::stageChain): each alone at its exact
+// cycles with every result through memory (its model's "alone"), the on-chip RAM's budget and
+// words as the chain builds it.
+dse::ChainResult fusionOf(const tc::Program& prog, const std::vector<emit::ChainStageDesign>& s) {
+  const arch::AxiOptions o = arch::axiOptions(s.front().options.constraints.memory);
+  arch::ChainPlan inMemory = emit::chainDesignPlan(prog, s, prog.name, o.busBytes);
+  arch::placeOnChip(inMemory, 0, o.busBytes, o.addrBits);
+  const arch::ChainTiming alone = arch::chainTiming(inMemory, o);
+  // With tiles, each stage over the whole rows: all its runs, its design's traffic every tile.
+  const int64_t tiles = inMemory.tiles;
+  const std::vector<Stage> whole = tiles > 1 ? chainStages(prog, nullptr) : std::vector<Stage>{};
+  std::vector<dse::BuiltStage> built;
+  for (size_t k = 0; k < s.size(); ++k) {
+    dse::DesignPoint d = s[k].point;
+    int64_t cycles = (tiles - 1) * arch::kChainHandoff;
+    for (int64_t t = 0; t < tiles; ++t)
+      cycles += alone.stages[static_cast<size_t>(t) * s.size() + k].cycles;
+    d.memory.computeCycles *= tiles;
+    d.memory.busBytes *= tiles;
+    built.push_back({s[k].statements.front(), s[k].statements.back(),
+                     tiles > 1 ? &whole[k].program : &s[k].program, s[k].tensorOf, d, cycles});
+  }
+  dse::FusionLimits limits = dse::fusionLimits(s.front().options.constraints);
+  limits.chipWordBytes = o.busBytes;
+  return dse::stageChain(prog, built, limits, arch::kChainHandoff);
+}
+
+// The stages' groups: the fusion plan's (its intermediates on chip, the groups sharing the
+// RAM); with tiles of rows, one group (the plan weighs whole stages, not the tiles built).
+void assignGroups(const tc::Program& prog, std::vector<emit::ChainStageDesign>& s) {
+  for (emit::ChainStageDesign& d : s)
+    d.group = 0;
+  if (s.front().options.constraints.rowTiles > 1) return;
+  const dse::ChainResult r = fusionOf(prog, s);
+  for (size_t g = 0; g < r.plan.groups.size(); ++g)
+    for (size_t k = r.plan.groups[g].first; k <= r.plan.groups[g].last; ++k)
+      s[k].group = g;
+}
+
 } // namespace
 
 std::vector<emit::ChainStageDesign> chainDesigns(const tc::Program& prog, const ChainSearch& s,
@@ -148,6 +187,7 @@ std::vector<emit::ChainStageDesign> chainDesigns(const tc::Program& prog, const 
     else
       out.push_back(contractionStageDesign(std::move(st), out.size(), s));
   }
+  assignGroups(prog, out);
   return out;
 }
 
@@ -157,30 +197,12 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
   const std::string name = emit::moduleName(prog.name, emit::chainId(s));
   const arch::ChainPlan c = emit::chainDesignPlan(prog, s, name, o.busBytes);
   const arch::ChainTiming tm = arch::chainTiming(c, o);
-  // The fusion analysis over the stages as built: each alone at its exact cycles, every result
-  // through memory (its model's "alone").
   arch::ChainPlan inMemory = c;
   arch::placeOnChip(inMemory, 0, o.busBytes, o.addrBits);
   const arch::ChainTiming alone = arch::chainTiming(inMemory, o);
-  // With tiles, each stage over the whole rows: all its runs, its design's traffic every tile.
   const int64_t tiles = c.tiles;
-  const std::vector<Stage> whole = tiles > 1 ? chainStages(prog, nullptr) : std::vector<Stage>{};
-  std::vector<dse::BuiltStage> built;
-  for (size_t k = 0; k < s.size(); ++k) {
-    dse::DesignPoint d = s[k].point;
-    int64_t cycles = (tiles - 1) * arch::kChainHandoff;
-    for (int64_t t = 0; t < tiles; ++t)
-      cycles += alone.stages[static_cast<size_t>(t) * s.size() + k].cycles;
-    d.memory.computeCycles *= tiles;
-    d.memory.busBytes *= tiles;
-    built.push_back({s[k].statements.front(), s[k].statements.back(),
-                     tiles > 1 ? &whole[k].program : &s[k].program, s[k].tensorOf, d, cycles});
-  }
-  const dse::MemorySystem& mem = s.front().options.constraints.memory;
   std::ostringstream os;
-  os << dse::chainText(dse::stageChain(
-      prog, built, {mem.bytesPerCycle, s.front().options.constraints.bufferBytes, mem.latency},
-      arch::kChainHandoff));
+  os << dse::chainText(fusionOf(prog, s));
   std::string chip;
   int64_t kept = 0;
   for (const arch::ChainTensor& t : c.tensors)
@@ -199,9 +221,21 @@ std::string chainBuildText(const tc::Program& prog, const std::vector<emit::Chai
        << " = " << all << ", --row-tiles), in each " << s.size() << " stages one after another, ";
   } else
     os << "\nbuilt as (emit, verify): " << s.size() << " stages one after another, ";
+  // Several fusion groups share the RAM: each group's intermediates from its offset 0.
+  std::string groups;
+  if (s.back().group > 0)
+    for (size_t k = 0; k < s.size(); ++k)
+      if (k == 0 || s[k].group != s[k - 1].group) {
+        size_t last = k;
+        while (last + 1 < s.size() && s[last + 1].group == s[k].group)
+          ++last;
+        groups += (groups.empty() ? "; the fusion groups of stages " : ", ") + std::to_string(k) +
+                  (last > k ? ".." + std::to_string(last) : "");
+      }
+  if (!groups.empty()) groups += " take turns in it";
   os << (chip.empty() ? "each result through memory"
                       : chip + " kept in an on-chip RAM of " + std::to_string(c.chipBytes) +
-                            " bytes (--chip-kib), the other results through memory")
+                            " bytes (--chip-kib" + groups + "), the other results through memory")
      << "; chain " << emit::chainId(s) << ", " << tm.cycles << " cycles";
   if (!chip.empty())
     os << " (" << alone.cycles << " all through memory; " << 2 * kept << " bytes of traffic saved)";

@@ -20,6 +20,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace rubick {
 namespace {
 
@@ -355,6 +357,40 @@ TEST(ChainPlan, IntermediatesOnChipWhenTheyFit) {
   for (size_t k = 0; k < 2; ++k)
     EXPECT_LE(onChip.stages[k].cycles, inMemory.stages[k].cycles) << k;
   EXPECT_LT(onChip.cycles, inMemory.cycles);
+}
+
+// Four contractions (tests/sim/chain/four.tc): T (16 x 12 int32, 768 bytes), U (16 x 16, 1,024)
+// and V (768) hand each stage's result to the next. A 1 KiB RAM holds any one of them: keeping
+// T and V saves 2 x (768 + 768) bytes of traffic against U's 2 x 1,024, and they can share the
+// RAM only as two groups that take turns (S0..S1, S2..S3), so the fusion plan makes those
+// groups and the plan puts both at offset 0; as one group only T would fit.
+TEST(ChainPlan, FusionGroupsTakeTurnsInTheOnChipRam) {
+  const std::string text = test::readExample("../tests/sim/chain/four.tc");
+  const tc::Program p = withSizes(text.c_str(), {});
+  const dse::MemorySystem mem{8, 20, 2048};
+  const std::vector<emit::ChainStageDesign> s = stageDesigns(p, mem); // 1 KiB on chip
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].group, 0u);
+  EXPECT_EQ(s[1].group, 0u);
+  EXPECT_EQ(s[2].group, 1u);
+  EXPECT_EQ(s[3].group, 1u);
+  const arch::AxiOptions o = arch::axiOptions(mem);
+  arch::ChainPlan c = emit::chainDesignPlan(p, s, "four_x", o.busBytes);
+  std::map<std::string, const arch::ChainTensor*> by;
+  for (const arch::ChainTensor& t : c.tensors)
+    by[t.tensor.name] = &t;
+  ASSERT_TRUE(by.count("T") && by.count("U") && by.count("V"));
+  EXPECT_TRUE(by["T"]->onChip);
+  EXPECT_TRUE(by["V"]->onChip);
+  EXPECT_FALSE(by["U"]->onChip);
+  EXPECT_EQ(by["T"]->chipOffset, 0u);
+  EXPECT_EQ(by["V"]->chipOffset, 0u);
+  EXPECT_EQ(c.chipBytes, 1024);
+  // One group: T first (register order), then neither U nor V fits beside it.
+  arch::placeOnChip(c, 1024, o.busBytes, o.addrBits);
+  EXPECT_TRUE(by["T"]->onChip);
+  EXPECT_FALSE(by["U"]->onChip);
+  EXPECT_FALSE(by["V"]->onChip);
 }
 
 // The fusion analysis over the stages as built (dse::stageChain): what each stage reads from

@@ -67,11 +67,16 @@ int64_t tensorBytes(const MovedTensor& t);
 /// The bytes a chain tensor takes on chip: one tile's rows when it moves by tiles.
 int64_t chipTensorBytes(const ChainTensor& t);
 
-/// Keeps intermediates in an on-chip RAM of at most `budgetBytes` instead of memory: in
-/// base-register order, each while the RAM still fits (its size is a power of two of
-/// `busBytes` words; each tensor at an offset aligned to `busBytes`). The stages address it
-/// with bit `addrBits - 1` set (onChipAddress), so the host's tensors must lie below it.
-void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t addrBits);
+/// Keeps intermediates in an on-chip RAM of at most `budgetBytes` instead of memory. The
+/// stages run in groups (`groupOf`: each stage's group, consecutive; empty: one group), and an
+/// intermediate that only the stages of one group touch is placed for that group: in
+/// base-register order, each while its group's RAM still fits (dse::chipRamBytes: a power of
+/// two of `busBytes` words, each tensor at an offset aligned to `busBytes`). A group's
+/// intermediates start at offset 0 (the groups run one after another, so they share the RAM);
+/// the RAM is the largest group's. The stages address it with bit `addrBits - 1` set
+/// (onChipAddress), so the host's tensors must lie below it.
+void placeOnChip(ChainPlan& c, int64_t budgetBytes, int64_t busBytes, int64_t addrBits,
+                 const std::vector<size_t>& groupOf = {});
 
 /// Where the stages find on-chip tensor `r`: the select bit and its offset.
 uint64_t onChipAddress(const ChainPlan& c, size_t r);

@@ -29,6 +29,10 @@ struct ChainResult {
   FusionPlan plan;
 };
 
+/// The fusion limits of a chain explored under `c`: its memory's bandwidth and latency, and
+/// the on-chip RAM its intermediates may take (Constraints::chipBudget).
+FusionLimits fusionLimits(const Constraints& c);
+
 /// The options a statement is explored with (element widths, array, memory, buffer).
 using ChainOptions =
     std::function<ExploreOptions(size_t statement, const dataflow::StatementView&)>;

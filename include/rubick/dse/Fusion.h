@@ -39,20 +39,25 @@ struct FusionChain {
 };
 
 struct FusionLimits {
-  int64_t bytesPerCycle = 1; // the memory's bandwidth
-  int64_t bufferBytes = 0;   // on-chip buffer for a group's tiles (0: no limit)
-  int64_t latency = 0;       // the memory's latency, paid once by a group before it computes
+  int64_t bytesPerCycle = 1; // the memory's bandwidth (and the on-chip RAM's: the same bus)
+  int64_t chipBytes = -1;    // the on-chip RAM for a group's intermediates (-1: no limit)
+  int64_t latency = 0;       // the memory's latency (in each stage's cycles alone)
+  int64_t chipWordBytes = 0; // the RAM's word as built (chipRamBytes); 0: bytes as they are
 };
+
+/// The on-chip RAM that holds tensors of `bytes` as the chain builds it: each tensor in whole
+/// words of `wordBytes`, the RAM a power of two of words, at least two (rubick_scratch).
+int64_t chipRamBytes(const std::vector<int64_t>& bytes, int64_t wordBytes);
 
 struct FusionGroup {
   size_t first = 0, last = 0; // its stages
   int64_t tiles = 1;          // tiles of rows (1 for a single stage: its own design's tiling)
-  bool keepsWhole = false;    // inputs not tiled by rows stay on chip whole (else re-read a tile)
+  bool keepsWhole = false;    // inputs not read by rows are read once (else again every tile)
   int64_t computeCycles = 0;
   int64_t bytes = 0;       // moved to and from memory
-  int64_t bufferBytes = 0; // its tiles on chip (a single stage: its own design's, not counted)
+  int64_t bufferBytes = 0; // its intermediates' tiles on chip (a single stage: 0)
   int64_t savedBytes = 0;  // its stages' bytes alone less its bytes (negative: fusing costs)
-  int64_t cycles = 0; // latency + max(compute, bytes / bandwidth); a single stage: its design's
+  int64_t cycles = 0;      // as built (fusionGroup); a single stage: its design's
 };
 
 struct FusionPlan {

@@ -33,6 +33,10 @@ struct ChainStageDesign {
   // summarises it (attentionStage): the pipeline's ID, GEMM 1's array, its cycles and MACs.
   std::optional<attn::AttentionForm> attention;
   std::optional<attn::PipelinePoint> pipeline;
+  // Its fusion group (consecutive from 0; workload::chainDesigns sets the fusion plan's): an
+  // intermediate only one group's stages touch may be kept on chip, and the groups share the
+  // on-chip RAM (arch::placeOnChip).
+  size_t group = 0;
 };
 
 /// Stage `d` of the attention form `f` built as pipeline `p` (explored with `options`'s memory):
@@ -47,7 +51,8 @@ std::string stageSpec(const ChainStageDesign& d);
 /// The chain's ID: a hash of its stages' designs.
 std::string chainId(const std::vector<ChainStageDesign>& stages);
 
-/// The chain's plan; stage k's modules are prefixed `<name>_s<k>`.
+/// The chain's plan; stage k's modules are prefixed `<name>_s<k>`. Intermediates are kept on
+/// chip by the stages' groups (ChainStageDesign::group) within the on-chip budget.
 arch::ChainPlan chainDesignPlan(const tc::Program& prog, const std::vector<ChainStageDesign>& s,
                                 const std::string& name, int64_t busBytes);
 
