@@ -7,7 +7,8 @@ void addSelectionOptions(CLI::App& cmd, SearchOptions& search, dse::Selection& s
                          SelectionOptions& o) {
   o.point = cmd.add_option("--point",
                            "The design ID from `rubick explore` (found without costing the other "
-                           "designs), or an attention pipeline's ID (found by the pipeline search)")
+                           "designs), an attention pipeline's ID (found by the pipeline search) "
+                           "or a chain's (its 'built as' line; the flags must build it)")
                 ->type_name("ID");
   o.dataflow = addDataflowOption(
       cmd, search.df,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rubick/workload/Request.h"
 
+#include "rubick/emit/Chain.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Unsupported.h"
 #include "rubick/workload/Stages.h"
@@ -56,10 +57,11 @@ attn::PipelineOptions pipelineOptions(const tc::Program& prog, const attn::Atten
 std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog, const Request& r,
                                                       std::vector<TileChoice>* tried) {
   const dse::Selection& sel = r.selection;
-  const std::pair<const char*, bool> given[] = {
-      {"--point", sel.point.has_value()},       {"--dataflow", sel.dataflow.has_value()},
-      {"--pipeline", sel.pipeline.has_value()}, {"--entries", !sel.entries.empty()},
-      {"--layout", !sel.layouts.empty()},       {"--all", sel.all}};
+  const std::pair<const char*, bool> given[] = {{"--dataflow", sel.dataflow.has_value()},
+                                                {"--pipeline", sel.pipeline.has_value()},
+                                                {"--entries", !sel.entries.empty()},
+                                                {"--layout", !sel.layouts.empty()},
+                                                {"--all", sel.all}};
   for (const auto& [flag, on] : given)
     if (on)
       throw Error(flag, "a chain's stages each take their best design by --objective; to choose "
@@ -84,7 +86,14 @@ std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog, c
     for (const Stage& st : chainStages(prog, r.file))
       if (st.workload.kind == Kind::Attention)
         throw Error("--dtype", "an attention stage takes its element types from the program");
-  return chainDesigns(prog, s, r.file, tried);
+  std::vector<emit::ChainStageDesign> d = chainDesigns(prog, s, r.file, tried);
+  // --point names the chain explore listed: the same flags must build it.
+  if (sel.point && *sel.point != emit::chainId(d))
+    throw Error("--point", "these flags build chain " + emit::chainId(d) + ", not '" + *sel.point +
+                               "' (`rubick explore` with the same flags names the chain on its "
+                               "'built as' line); a chain's stages each take their best design "
+                               "by --objective, and --stmt takes one statement alone");
+  return d;
 }
 
 } // namespace rubick::workload

@@ -105,8 +105,19 @@ TEST(EntryPoint, SelectionsAreCheckedForEveryKind) {
   const std::string mlp = test::readExample("mlp.tc");
   const tc::Program chain = atSizes(mlp, {{"M", 4}, {"K", 8}, {"N", 4}, {"P", 4}});
   workload::Request r = request(mlp, true);
+  // --point names a chain as explore lists it (its ID); another ID is refused.
+  const workload::Emitted built = workload::emitProgram(chain, r, "");
+  const std::string id = built.summary.substr(6, built.summary.find(':') - 6);
+  r.selection.point = id;
+  EXPECT_EQ(workload::emitProgram(chain, r, "").summary, built.summary);
   r.selection.point = "0123456789abcdef";
-  EXPECT_EQ(errorOf([&] { workload::emitProgram(chain, r, ""); }).rfind("--point: a chain's", 0),
+  EXPECT_EQ(errorOf([&] {
+              workload::emitProgram(chain, r, "");
+            }).rfind("--point: these flags build chain " + id + ", not '0123456789abcdef'", 0),
+            0u);
+  r.selection.point.reset();
+  r.selection.layouts = {"X=skew"};
+  EXPECT_EQ(errorOf([&] { workload::emitProgram(chain, r, ""); }).rfind("--layout: a chain's", 0),
             0u);
   const std::string gemm = test::readExample("gemm.tc");
   const tc::Program one = atSizes(gemm, {{"M", 4}, {"N", 4}, {"K", 4}});

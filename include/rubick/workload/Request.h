@@ -58,9 +58,9 @@ dse::ExploreOptions statementOptions(const tc::Program& prog, const Request& r, 
 attn::PipelineOptions pipelineOptions(const tc::Program& prog, const attn::AttentionForm& form,
                                       const Request& r, dse::PimSystem* pim);
 
-/// Every stage of a chain with its rank-1 design (chainDesigns) as r gives them. The selectors
-/// of one design are refused (rubick::Error naming the flag), and so are PIM targets
-/// (Unsupported).
+/// Every stage of a chain with its rank-1 design (chainDesigns) as r gives them; --point must
+/// name that chain (emit::chainId). The selectors of one design are refused (rubick::Error
+/// naming the flag), and so are PIM targets (Unsupported).
 std::vector<emit::ChainStageDesign> chainStageDesigns(const tc::Program& prog, const Request& r,
                                                       std::vector<TileChoice>* tried = nullptr);
 
