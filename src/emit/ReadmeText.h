@@ -47,7 +47,9 @@ inline std::string readmeFilesAndChecking(const std::vector<std::string>& files,
     s += "- `" + f + "`\n";
   return s + "\n## Checking\n\n    verilator --lint-only -Wall -f filelist.f --top-module " + top +
          "\n    iverilog -g2005 -o sim.vvp -f filelist.f\n    yosys -p \"read_verilog " +
-         "$(tr '\\n' ' ' < filelist.f); synth -top " + top + "\"\n";
+         "$(tr '\\n' ' ' < filelist.f); synth -top " + top +
+         "\"\n\n`rubick synth .` here adds area (gates, 7-series LUTs and DSPs) and an iCE40 "
+         "maximum frequency: synth.json, with the scripts under synth/.\n";
 }
 
 } // namespace rubick::emit::detail

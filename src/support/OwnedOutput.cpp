@@ -15,6 +15,7 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace rubick {
@@ -187,6 +188,48 @@ void writeOutputDirectory(const std::string& dir, const std::vector<OutputEntry>
     removeCreated();
     throw;
   }
+}
+
+void checkOwnOutputDirectory(const std::string& dir) {
+  const fs::path target = normalised(dir);
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(target, ec)) ||
+      !fs::is_regular_file(fs::symlink_status(target / kManifestName, ec)))
+    throw Error(dir, std::string("not an output directory of rubick (no ") + kManifestName +
+                         "): give the folder `rubick emit -o` wrote");
+  if (const std::string why = foreignContent(target); !why.empty())
+    throw Error(dir, "refusing to add to this directory: " + why +
+                         "; emit the design again (or move the other files away)");
+}
+
+void addToOutputDirectory(const std::string& dir, const std::vector<OutputEntry>& files) {
+  checkOwnOutputDirectory(dir);
+  const fs::path target = normalised(dir);
+  std::error_code ec;
+  // Everything the manifest lists, with the new files in place of any of the same path. The
+  // files are written in place (each atomically), then the manifest: the folder may be the
+  // current directory, which cannot be replaced whole.
+  std::map<std::string, std::string> all;
+  std::istringstream in(readAll(target / kManifestName));
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line))
+    if (line.size() > 17 && line[16] == ' ')
+      all[line.substr(17)] = readAll(target / line.substr(17));
+  for (const OutputEntry& f : files) {
+    if (f.path.empty() || f.path.front() == '/' || f.path.find("..") != std::string::npos ||
+        f.path == kManifestName)
+      throw std::logic_error("addToOutputDirectory: a bad path '" + f.path + "'");
+    const fs::path p = target / f.path;
+    fs::create_directories(p.parent_path(), ec);
+    if (ec) throw Error(dir, "cannot create " + p.parent_path().string() + ": " + ec.message());
+    writeFileAtomically(p.string(), f.content);
+    all[f.path] = f.content;
+  }
+  std::vector<OutputEntry> entries;
+  for (auto& [path, content] : all)
+    entries.push_back({path, std::move(content)});
+  writeFileAtomically((target / kManifestName).string(), manifestText(entries));
 }
 
 void claimWorkDirectory(const std::string& dir, Overwrite how) {

@@ -13,5 +13,6 @@ Action addDumpCommand(CLI::App& app);
 Action addExploreCommand(CLI::App& app);
 Action addEmitCommand(CLI::App& app);
 Action addVerifyCommand(CLI::App& app);
+Action addSynthCommand(CLI::App& app);
 
 } // namespace rubick::cli

@@ -18,6 +18,7 @@
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/support/TextTable.h"
 #include "rubick/support/Unsupported.h"
+#include "rubick/synth/Ranked.h"
 #include "rubick/workload/ExploreProgram.h"
 
 #include <algorithm>
@@ -35,6 +36,8 @@ struct ExploreCli {
   SearchOptions search;
   size_t top = 20;
   std::string json, csv, plot, compare;
+  size_t synthTop = 0;                       // --synth-top N: synthesise the N best
+  std::string synthFlows = "generic,xilinx"; // --synth-flows
   bool quiet = false, force = false;
 };
 
@@ -131,8 +134,9 @@ int runExplore(const ExploreCli& o) {
   // there is a memory system (docs/fusion.md); otherwise the attention form's error stands.
   const workload::Workload w = workload::recognise(prog, req);
   if (w.kind == workload::Kind::Attention || w.kind == workload::Kind::Chain) {
-    if (!o.json.empty() || !o.csv.empty() || !o.plot.empty())
-      throw Error("explore", "--json, --csv and --plot are for single statements (use --stmt)");
+    if (!o.json.empty() || !o.csv.empty() || !o.plot.empty() || o.synthTop > 0)
+      throw Error("explore",
+                  "--json, --csv, --plot and --synth-top are for single statements (use --stmt)");
     const workload::Explored e = workload::exploreProgram(prog, req, w, o.top);
     std::cout << e.text;
     if (e.pipelines && !o.quiet) {
@@ -148,6 +152,14 @@ int runExplore(const ExploreCli& o) {
   const std::string targetName = cli::targetName(o.search);
   dse::PimSystem pim;
   dse::ExploreOptions eo = workload::statementOptions(prog, req, w, &pim);
+  synth::Options so;
+  if (o.synthTop > 0) {
+    if (pim.enabled()) throw Error("--synth-top", "is for designs of an array, not PIM units");
+    so.flows = synth::parseFlows(o.synthFlows, "--synth-flows");
+    so.seeds = 1;
+    if (!o.quiet)
+      so.progress = [](const std::string& what) { std::cerr << "rubick: " << what << "\n"; };
+  }
   if (pim.enabled()) return runPim(o, prog, stmt, v, eo, pim, targetName);
   if (!o.compare.empty())
     throw Error("--compare-target", "goes with a PIM target (--target with a 'pim' object)");
@@ -218,6 +230,16 @@ int runExplore(const ExploreCli& o) {
               << "\n";
   std::cout << "\n" << dse::formatTable(v, r, o.top);
   if (problem.empty()) std::cout << arch::buildableNote(prog, v, eo, r.points);
+  if (o.synthTop > 0) {
+    if (!problem.empty()) throw Unsupported("--synth-top", problem);
+    std::cout.flush();
+    const std::vector<synth::RankedSynthesis> s =
+        synth::synthesizeRanked(prog, v, eo, r.points, o.synthTop, so);
+    std::cout << "\nsynthesised (rubick synth, " << o.synthFlows
+              << (o.synthFlows.find("ice40") != std::string::npos ? "; iCE40 with one seed" : "")
+              << "; docs/synthesis.md):\n"
+              << synth::rankedTable(s, so);
+  }
   std::cout.flush();
   if (!o.quiet) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -239,7 +261,9 @@ Action addExploreCommand(CLI::App& app) {
       "  rubick explore examples/gemm.tc --array-range 4..16 --objective wires --csv all.csv\n"
       "  rubick explore examples/conv2d.tc --target designs/targets/fpga.json --plot pareto.svg\n"
       "  rubick explore examples/gemv.tc --size M=4096,N=4096 --target designs/targets/aim.json\n"
-      "  rubick explore examples/mlp.tc --mem-bandwidth 16 --buffer-kib 64   a chain, fused\n\n"
+      "  rubick explore examples/mlp.tc --mem-bandwidth 16 --buffer-kib 64   a chain, fused\n"
+      "  rubick explore examples/gemm.tc --size M=4,N=4,K=4 --array 2x2 --synth-top 2\n"
+      "      the two best also synthesised: gates, 7-series LUTs and DSPs beside the proxy\n\n"
       "Defaults: an 8x8 array, all 14 access entries, no fan-out, port or buffer limit, the\n"
       "program's element types, objective latency, the top 20 designs. A target file sets\n"
       "constraints; flags override it. Designs keep their ID across runs, and the table's\n"
@@ -256,6 +280,15 @@ Action addExploreCommand(CLI::App& app) {
   cmd->add_option("--top", o->top, "Designs to show in the table (default 20)")
       ->type_name("N")
       ->check(wholeNumber(0, int64_t(1) << 40));
+  cmd->add_option("--synth-top", o->synthTop,
+                  "Also emit and synthesise the N best designs (rubick synth: Yosys, and nextpnr "
+                  "with ice40) and print their measured area beside the explorer's")
+      ->type_name("N")
+      ->check(wholeNumber(0, 1000));
+  cmd->add_option("--synth-flows", o->synthFlows,
+                  "The flows of --synth-top (default generic,xilinx; ice40 adds place and "
+                  "route: about 10 s a design)")
+      ->type_name("generic,xilinx,ice40");
   cmd->add_option("--json", o->json,
                   "Write the shown designs and the whole Pareto front in full detail as JSON")
       ->type_name("FILE");

@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
   using namespace rubick::cli;
   CLI::App app{"rubick: turns a tensor program into a spatial hardware accelerator.\n"
                "Write the program in Tensor Comprehensions syntax (see docs/language.md), list\n"
-               "its dataflows with `rubick explore`, and inspect any stage with `rubick dump`.",
+               "its dataflows with `rubick explore`, build one with `rubick emit`, prove it with\n"
+               "`rubick verify`, measure it with `rubick synth`, and inspect any stage with\n"
+               "`rubick dump`.",
                "rubick"};
   app.set_version_flag("--version", "rubick " RUBICK_VERSION);
   app.require_subcommand(1);
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
   actions["emit"] = addEmitCommand(app);
   actions["verify"] = addVerifyCommand(app);
   actions["dump"] = addDumpCommand(app);
+  actions["synth"] = addSynthCommand(app);
 
   try {
     app.parse(argc, argv);

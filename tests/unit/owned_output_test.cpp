@@ -237,3 +237,35 @@ TEST(OwnedOutput, SingleFiles) {
 
 } // namespace
 } // namespace rubick
+
+namespace rubick {
+namespace {
+
+// `rubick synth` adds its results to an emitted folder: the manifest then lists them, so the
+// folder stays rubick's (emit may replace it); a changed or foreign folder is refused.
+TEST(OwnedOutput, AddsFilesToItsOwnDirectoryOnly) {
+  test::TempDir t;
+  const fs::path out = t.path() / "out";
+  writeOutputDirectory(out.string(), kFiles, Overwrite::OwnOnly);
+  addToOutputDirectory(out.string(), {{"synth/r.json", "{}\n"}, {"a.txt", "alpha 2\n"}});
+  EXPECT_EQ(readText(out / "synth/r.json"), "{}\n");
+  EXPECT_EQ(readText(out / "a.txt"), "alpha 2\n");
+  EXPECT_EQ(
+      readText(out / kManifestName),
+      manifestText({{"a.txt", "alpha 2\n"}, {"sub/b.txt", "beta\n"}, {"synth/r.json", "{}\n"}}));
+  EXPECT_EQ(errorOf([&] { checkOutputDirectory(out.string(), Overwrite::OwnOnly); }), "");
+  writeText(out / "sub/b.txt", "edited\n");
+  EXPECT_NE(errorOf([&] {
+              addToOutputDirectory(out.string(), {{"c.txt", "c"}});
+            }).find("sub/b.txt has changed"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(out / "c.txt"));
+  writeText(t.path() / "mine/x.v", "x");
+  EXPECT_NE(errorOf([&] {
+              addToOutputDirectory((t.path() / "mine").string(), {{"c", "c"}});
+            }).find("not an output directory of rubick"),
+            std::string::npos);
+}
+
+} // namespace
+} // namespace rubick

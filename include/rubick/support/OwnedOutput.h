@@ -53,6 +53,15 @@ void checkOutputDirectory(const std::string& dir, Overwrite how);
 void writeOutputDirectory(const std::string& dir, const std::vector<OutputEntry>& files,
                           Overwrite how);
 
+/// Throws rubick::Error naming `dir` unless it is an output directory rubick wrote, unchanged.
+void checkOwnOutputDirectory(const std::string& dir);
+
+/// Adds `files` to the output directory `dir` (or replaces the ones of the same path), which
+/// must exist and be rubick's own and unchanged (checkOutputDirectory's rule); the manifest
+/// then lists them too. Each file is written atomically, in place (the folder may be the
+/// current directory), and the manifest last. Throws rubick::Error naming `dir` otherwise.
+void addToOutputDirectory(const std::string& dir, const std::vector<OutputEntry>& files);
+
 /// Makes `dir` (created when missing) a work directory rubick may fill and clean: throws unless
 /// it is empty or already marked, or `how` is Force; marks it.
 void claimWorkDirectory(const std::string& dir, Overwrite how);
