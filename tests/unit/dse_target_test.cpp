@@ -707,6 +707,18 @@ TEST(DseCostTable, ShippedFileEqualsCompiledDefaults) {
   EXPECT_EQ(file.wireEnergyPerBit, def.wireEnergyPerBit);
 }
 
+// The refit to Yosys (bench/proxy_calibration, docs/synthesis.md) loads: its area fields as
+// fitted, its energy fields the defaults.
+TEST(DseCostTable, ShippedYosysRefitLoads) {
+  CostTable file = loadCostTable(source("designs/cost_table_yosys.json"));
+  EXPECT_EQ(file.multiplierAreaPerBit2, 12.8487);
+  EXPECT_EQ(file.sramAreaPerBit, 1.5197);
+  EXPECT_EQ(file.adderAreaPerBit, 0.0);
+  EXPECT_EQ(file.registerAreaPerBit, 0.0);
+  EXPECT_EQ(file.wireAreaPerBit, 0.0);
+  EXPECT_EQ(file.macEnergyPerBit2, CostTable{}.macEnergyPerBit2);
+}
+
 TEST(DseCostTable, PartialTablesAndMistakes) {
   CostTable t = loadCostTable(tempFile(
       "costs.json", R"({"_units": {"area": "gates"}, "wireAreaPerBit": 0, "sramAreaPerBit": 2})"));
