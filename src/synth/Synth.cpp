@@ -4,12 +4,12 @@
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/support/Process.h"
+#include "rubick/support/SourceFile.h"
 #include "rubick/synth/Wrapper.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -36,11 +36,9 @@ const char* toString(Flow f) {
 
 namespace {
 
+// The project's file reader: a file that cannot be read is a rubick::Error naming it.
 std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return readSourceFile(p.string()).text();
 }
 
 void writeText(const fs::path& p, const std::string& text) {
@@ -109,10 +107,6 @@ std::string readScript(const std::vector<std::string>& files) {
   return s + "\n";
 }
 
-double secondsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 // The device's package with the most pins (nextpnr needs one).
 std::string defaultPackage(const std::string& device) {
   if (device == "up5k" || device == "u4k") return "sg48";
@@ -169,8 +163,6 @@ Report synthesizeFiles(const std::vector<OutputEntry>& design, const Options& o,
   const std::string read = readScript(files);
 
   for (Flow f : o.flows) {
-    const auto started = std::chrono::steady_clock::now();
-    const std::string name = toString(f);
     if (f == Flow::Generic) {
       say("generic synthesis (yosys synth)");
       writeText(s.dir / "synth/generic.ys",
@@ -285,7 +277,6 @@ Report synthesizeFiles(const std::vector<OutputEntry>& design, const Options& o,
       }
       r.ice40 = c;
     }
-    r.seconds[name] = secondsSince(started);
   }
   return r;
 }

@@ -58,7 +58,6 @@ struct Report {
   std::optional<Generic> generic;
   std::optional<Xilinx> xilinx;
   std::optional<Ice40> ice40;
-  std::map<std::string, double> seconds; // per step
 };
 
 /// Synthesises the design in `outdir` (an `emit` output: design.json names its top,
