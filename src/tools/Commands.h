@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace rubick::cli {
 
@@ -11,7 +13,9 @@ using Action = std::function<int()>;
 
 Action addDumpCommand(CLI::App& app);
 Action addExploreCommand(CLI::App& app);
-Action addEmitCommand(CLI::App& app);
+/// `args`: the whole command line (emit names it in the files it writes); it must outlive the
+/// action.
+Action addEmitCommand(CLI::App& app, const std::vector<std::string>& args);
 Action addVerifyCommand(CLI::App& app);
 Action addSynthCommand(CLI::App& app);
 

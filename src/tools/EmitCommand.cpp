@@ -12,6 +12,7 @@
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/workload/EmitProgram.h"
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -24,9 +25,37 @@ struct EmitCli {
   dse::Selection selection; // --point, --dataflow, --pipeline, --entries T=ENTRY,..., --layout
   SelectionOptions selectors;
   std::string output, name;
-  bool force = false;
+  bool force = false, noTestbench = false;
+  std::vector<std::string> args;     // the command line
   CLI::Option* nameOption = nullptr; // to tell `--name ''` from no --name
 };
+
+// The command line as the emitted files name it: the output folder and --force left out (they
+// say nothing about the design), a path outside the folder reduced to its file name, words the
+// shell would split quoted.
+std::string reproducibleCommand(const std::vector<std::string>& args) {
+  std::string line = "rubick";
+  for (size_t k = 1; k < args.size(); ++k) {
+    std::string a = args[k];
+    if (a == "-o" || a == "--output") {
+      ++k;
+      continue;
+    }
+    if (a.rfind("--output=", 0) == 0 || a == "--force" || (a.rfind("-o", 0) == 0 && a.size() > 2))
+      continue;
+    if (!a.empty() && a[0] == '/') a = std::filesystem::path(a).filename().string();
+    const bool plain =
+        !a.empty() && a.find_first_of(" '\"$`\\|&;()<>*?[]{}!#~") == std::string::npos;
+    if (!plain) {
+      std::string q = "'";
+      for (char c : a)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      a = q + "'";
+    }
+    line += " " + a;
+  }
+  return line;
+}
 
 int runEmit(const EmitCli& o) {
   if (o.output.empty()) throw Error("emit", "give the output directory with -o OUTDIR");
@@ -34,8 +63,10 @@ int runEmit(const EmitCli& o) {
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
   checkOutputDirectory(o.output, how); // before the search, which may take a while
   const tc::Program prog = loadInput(o.input);
-  const workload::Emitted e =
-      workload::emitProgram(prog, makeRequest(o.input, o.search, o.selection, true), o.name);
+  workload::Request r = makeRequest(o.input, o.search, o.selection, true);
+  r.commandLine = reproducibleCommand(o.args);
+  r.testbench = !o.noTestbench;
+  const workload::Emitted e = workload::emitProgram(prog, r, o.name);
   emit::writeDirectory(o.output, e.files, how);
   std::cout << e.summary << "; " << e.files.size() << " files in " << o.output << "\n" << e.remark;
   return 0;
@@ -43,8 +74,9 @@ int runEmit(const EmitCli& o) {
 
 } // namespace
 
-Action addEmitCommand(CLI::App& app) {
+Action addEmitCommand(CLI::App& app, const std::vector<std::string>& args) {
   auto o = std::make_shared<EmitCli>();
+  o->args = args;
   CLI::App* cmd = app.add_subcommand("emit", "Synthesizable Verilog for one explored design");
   cmd->footer(
       "Examples:\n"
@@ -65,8 +97,10 @@ Action addEmitCommand(CLI::App& app) {
       "      a chain: each contraction with its epilogue a stage, run one after another by\n"
       "      one top, results through memory (docs/fusion.md, \"Chains as hardware\")\n\n"
       "OUTDIR receives rtl/ (templates and the generated array and top), filelist.f,\n"
-      "design.json (IR, schedule, metrics, and every tensor element's bank and address) and\n"
-      "README.md (interface, protocol, timing). OUTDIR is replaced only when everything is\n"
+      "design.json (IR, schedule, metrics, and every tensor element's bank and address),\n"
+      "README.md (interface, protocol, timing, commands that need only the folder), a\n"
+      "FuseSoC core, SDC and XDC clock constraints and tb/, a standalone Verilator testbench\n"
+      "with its stimulus (docs/integration.md). OUTDIR is replaced only when everything is\n"
       "written, and only when it is new, empty or an unchanged earlier rubick output (its\n"
       ".rubick-output manifest lists the files); anything else is refused unless --force.\n"
       "docs/hardware.md describes the emitted hardware.");
@@ -83,6 +117,9 @@ Action addEmitCommand(CLI::App& app) {
                       "Module prefix (default: program name and design ID): a Verilog identifier "
                       "([A-Za-z_][A-Za-z0-9_]*, no keyword)")
           ->type_name("NAME");
+  cmd->add_flag("--no-testbench", o->noTestbench,
+                "Leave out tb/, the standalone testbench (it costs a second search and, for a "
+                "large problem, megabytes of stimulus)");
   return [o] {
     finishSelection(o->selectors, o->search, o->selection);
     return runEmit(*o);

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
 
   std::map<std::string, Action> actions;
   actions["explore"] = addExploreCommand(app);
-  actions["emit"] = addEmitCommand(app);
+  const std::vector<std::string> args(argv, argv + argc);
+  actions["emit"] = addEmitCommand(app, args);
   actions["verify"] = addVerifyCommand(app);
   actions["dump"] = addDumpCommand(app);
   actions["synth"] = addSynthCommand(app);

@@ -117,7 +117,7 @@ Result verifyAttention(const tc::Program& prog, const attn::AttentionForm& f,
         r.p = p.g1.design.dataflow.p;
         r.q = p.g1.design.dataflow.q;
         r.macs = p.macs;
-        const std::string name = emit::moduleName(prog.name, p.id);
+        const std::string name = o.name.empty() ? emit::moduleName(prog.name, p.id) : o.name;
         SimDesign d;
         d.dir = fs::path(o.workDir) / p.id;
         d.top = name + "_top";
@@ -160,7 +160,7 @@ Result verifyPimDecode(const tc::Program& prog, const attn::AttentionForm& f,
         r.p = plan.scores.unit.dataflow.p;
         r.q = plan.scores.unit.dataflow.q;
         r.macs = (plan.scores.macs + plan.values.macs) * plan.blocks / s.units;
-        const std::string name = emit::moduleName(prog.name, "decode");
+        const std::string name = o.name.empty() ? emit::moduleName(prog.name, "decode") : o.name;
         emit::PimDecodePackage pkg = emit::packagePimDecode(prog, f, plan, s, name);
         SimDesign d;
         d.dir = fs::path(o.workDir) / "decode";

@@ -35,7 +35,7 @@ Result verifyOnePim(const tc::Program& prog, size_t stmt, const dataflow::Statem
   r.q = d.unit.dataflow.q;
   r.macs = d.macs / s.units; // per unit: measured against one unit's PEs
   try {
-    const std::string name = emit::pimModuleName(prog.name, d.id);
+    const std::string name = o.name.empty() ? emit::pimModuleName(prog.name, d.id) : o.name;
     emit::PimPackage pkg = emit::packagePim(prog, v, d, s, eo, name);
     SimDesign sd;
     std::string dir = d.id;
@@ -93,13 +93,11 @@ std::vector<Result> verifyPim(const tc::Program& prog, size_t stmt,
   prepareWork(o);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   // One runtime for every design: its key runs the tools' --version once.
-  Runtime runtime(runtimeRoot(o), cores);
-  const double rt = designs.empty() ? 0 : runtime.get(!o.wave.empty()).seconds;
-  if (runtimeSeconds) *runtimeSeconds = rt;
+  const std::unique_ptr<Runtime> runtime = openRuntime(o, cores, !designs.empty(), runtimeSeconds);
   std::vector<Result> results;
   for (size_t i = 0; i < designs.size(); ++i) {
     throwIfInterrupted();
-    results.push_back(verifyOnePim(prog, stmt, v, designs[i], s, eo, o, runtime, cores));
+    results.push_back(verifyOnePim(prog, stmt, v, designs[i], s, eo, o, *runtime, cores));
     if (o.progress) o.progress(i + 1, designs.size());
   }
   return results;

@@ -199,6 +199,8 @@ Runtime::Runtime(const std::string& root, unsigned jobs)
 }
 
 const Prebuilt& Runtime::get(bool trace) {
+  if (root_.empty())
+    throw Error("verify", "internal: the standalone-testbench mode builds nothing");
   std::lock_guard<std::mutex> lock(mu_[trace]);
   if (!built_[trace] && error_[trace].empty()) {
     try {

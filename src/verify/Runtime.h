@@ -59,6 +59,8 @@ public:
   /// Reads the tool versions (so the key is known); builds nothing yet. `root`: where the
   /// flavours live (created if missing); `jobs`: make's -j.
   Runtime(const std::string& root, unsigned jobs);
+  /// A runtime that builds nothing: for Options::bench, where nothing is compiled.
+  Runtime() : jobs_(1) {}
 
   /// The flavour's objects, built on first use (or reused from an earlier run). Thread-safe:
   /// concurrent callers of one flavour wait for a single build. Throws rubick::Error with the

@@ -113,7 +113,8 @@ void checkTools() {
 }
 
 void prepareWork(const Options& o) {
-  checkTools(); // before anything is created, so a missing tool leaves nothing behind
+  if (o.bench) return; // nothing is built or written
+  checkTools();        // before anything is created, so a missing tool leaves nothing behind
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
   claimWorkDirectory(o.workDir, how);
   claimWorkDirectory(runtimeRoot(o), how);
@@ -124,6 +125,17 @@ Options withAbsolutePaths(const Options& o) {
   for (std::string* p : {&a.workDir, &a.runtimeDir, &a.wave})
     if (!p->empty()) *p = fs::absolute(*p).lexically_normal().string();
   return a;
+}
+
+std::unique_ptr<Runtime> openRuntime(const Options& o, unsigned jobs, bool any, double* seconds) {
+  if (seconds) *seconds = 0;
+  if (o.bench) return std::make_unique<Runtime>();
+  auto runtime = std::make_unique<Runtime>(runtimeRoot(o), jobs);
+  if (any && seconds)
+    *seconds = runtime->get(!o.wave.empty()).seconds;
+  else if (any)
+    runtime->get(!o.wave.empty());
+  return runtime;
 }
 
 std::string runtimeRoot(const Options& o) {
@@ -157,11 +169,47 @@ void pruneBuild(const fs::path& objDir) {
     if (e.path().filename() != "sim") fs::remove_all(e.path());
 }
 
+const char* dutTemplate(Harness h) {
+  return h == Harness::Memory ? "rubick_mem_dut"
+         : h == Harness::Pim  ? "rubick_pim_dut"
+                              : "rubick_dut";
+}
+
+// The standalone testbench (Options::bench): verify's harness and pin driver under tb/, built by
+// Verilator's default prefix (V<top>) so that a plain `verilator --build` or FuseSoC builds it.
+Bench standaloneBench(const SimDesign& d, uint64_t seed) {
+  Bench b;
+  b.top = d.top;
+  const auto& t = emit::simTemplates();
+  const char* harness = d.harness == Harness::Memory ? "rubick_mem_harness"
+                        : d.harness == Harness::Pim  ? "rubick_pim_harness"
+                                                     : "rubick_harness";
+  std::string core = t.at("rubick_dut_core");
+  const std::string include = "#include \"Vdut.h\"\n";
+  const size_t at = core.find(include);
+  if (at == std::string::npos) throw Error("emit", "internal: rubick_dut_core.h has no Vdut.h");
+  core.replace(at, include.size(),
+               "#include \"V" + d.top + ".h\"\nusing Vdut = V" + d.top +
+                   "; // Verilator's prefix\n");
+  b.files.push_back({"tb/" + std::string(harness) + ".cpp", t.at(harness)});
+  b.files.push_back({"tb/dut.cpp", t.at(dutTemplate(d.harness))});
+  b.files.push_back({"tb/rubick_dut_core.h", core});
+  if (d.harness == Harness::Memory)
+    b.files.push_back({"tb/dut_axi_ports.h", axiPortsHeader(d.files)});
+  for (const char* h :
+       {"rubick_axi_mem", "rubick_pim_bank", "rubick_sim_values", "rubick_sim_design"})
+    b.files.push_back({"tb/" + std::string(h) + ".h", t.at(h)});
+  b.files.push_back({"tb/stimulus.txt", d.stimulus(seed)});
+  if (d.runArgs) b.runArgs = d.runArgs(seed);
+  return b;
+}
+
 void simulateIn(SimDesign& d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r) {
-  const char* dutTemplate = d.harness == Harness::Memory ? "rubick_mem_dut"
-                            : d.harness == Harness::Pim  ? "rubick_pim_dut"
-                                                         : "rubick_dut";
-  d.files.push_back({"dut.cpp", emit::simTemplates().at(dutTemplate)});
+  if (o.bench) {
+    *o.bench = standaloneBench(d, o.seed);
+    return;
+  }
+  d.files.push_back({"dut.cpp", emit::simTemplates().at(dutTemplate(d.harness))});
   d.files.push_back({"rubick_dut_core.h", emit::simTemplates().at("rubick_dut_core")});
   if (d.harness == Harness::Memory) d.files.push_back({"dut_axi_ports.h", axiPortsHeader(d.files)});
   injectFault(d.files, d.faultyArray);
@@ -279,7 +327,7 @@ void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJob
   } catch (const Interrupted&) {
     // Half built or half run: nothing in it can be trusted, and the next run rebuilds it.
     std::error_code ec;
-    fs::remove_all(d.dir, ec);
+    if (!o.bench) fs::remove_all(d.dir, ec); // the standalone testbench wrote nothing there
     throw;
   }
 }

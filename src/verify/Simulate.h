@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,6 +46,10 @@ Options withAbsolutePaths(const Options& o);
 /// Where the shared runtime lives: --runtime-dir, or WORK/.runtime.
 std::string runtimeRoot(const Options& o);
 
+/// The runtime the designs link, its build started for the flavour the options need (its
+/// seconds in *seconds); with Options::bench one that builds nothing (and 0 seconds).
+std::unique_ptr<Runtime> openRuntime(const Options& o, unsigned jobs, bool any, double* seconds);
+
 /// Builds and runs `d`, filling r.built, r.reused, r.buildSeconds and r.trials. Throws
 /// rubick::Error when the files cannot be written or the build fails.
 void simulate(SimDesign d, const Options& o, Runtime& runtime, unsigned buildJobs, Result& r);
@@ -59,12 +64,10 @@ Result withRuntime(const Options& given, double* runtimeSeconds, Body body) {
   prepareWork(o);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs = o.jobs ? o.jobs : cores;
-  Runtime runtime(runtimeRoot(o), jobs);
-  const double rtSeconds = runtime.get(!o.wave.empty()).seconds;
-  if (runtimeSeconds) *runtimeSeconds = rtSeconds;
+  const std::unique_ptr<Runtime> runtime = openRuntime(o, jobs, true, runtimeSeconds);
   Result r;
   try {
-    body(o, runtime, jobs, r);
+    body(o, *runtime, jobs, r);
   } catch (const Error& e) {
     r.error = e.diag().message;
   }

@@ -59,7 +59,7 @@ Result verifyOne(const tc::Program& prog, size_t stmt, const dataflow::Statement
   r.q = pt.dataflow.q;
   r.macs = pt.metrics.macs;
   try {
-    const std::string name = emit::moduleName(prog.name, pt.id);
+    const std::string name = o.name.empty() ? emit::moduleName(prog.name, pt.id) : o.name;
     SimDesign d;
     d.dir = fs::path(o.workDir) / pt.id;
     d.top = name + "_top";
@@ -139,9 +139,7 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
   unsigned buildJobs = std::max(1u, cores / jobs);
   // Before the workers start, with every core: all of them link it. The other flavour (a
   // waveform after a failure) is built when first needed.
-  Runtime runtime(runtimeRoot(o), cores);
-  double rtSeconds = points.empty() ? 0 : runtime.get(!o.wave.empty()).seconds;
-  if (runtimeSeconds) *runtimeSeconds = rtSeconds;
+  const std::unique_ptr<Runtime> runtime = openRuntime(o, cores, !points.empty(), runtimeSeconds);
   std::vector<Result> results(points.size());
   std::atomic<size_t> next{0}, done{0};
   // The first exception a worker meets (an interruption, above all) stops the others from
@@ -154,7 +152,7 @@ std::vector<Result> verifyDesigns(const tc::Program& prog, size_t stmt,
       try {
         for (size_t i; (i = next++) < points.size();) {
           throwIfInterrupted();
-          results[i] = verifyOne(prog, stmt, v, points[i], eo, o, runtime, buildJobs);
+          results[i] = verifyOne(prog, stmt, v, points[i], eo, o, *runtime, buildJobs);
           size_t d = ++done;
           if (o.progress) o.progress(d, points.size());
         }

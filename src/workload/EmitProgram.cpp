@@ -6,9 +6,12 @@
 #include "rubick/attn/SelectPipeline.h"
 #include "rubick/emit/Attention.h"
 #include "rubick/emit/Chain.h"
+#include "rubick/emit/Integration.h"
 #include "rubick/emit/ModuleName.h"
 #include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/verify/Verify.h"
+#include "rubick/workload/VerifyProgram.h"
 
 #include <sstream>
 
@@ -31,7 +34,7 @@ Emitted emitPim(const tc::Program& prog, const dataflow::StatementView& v,
      << dataflow::toSpec(d.unit.dataflow, d.share) << "\n"
      << "the units' run " << d.unitCycles << " cycles" << (d.exact ? "" : " (explorer)")
      << "; top module " << p.top << " (" << p.topNote << ")";
-  return {std::move(p.files), os.str(), ""};
+  return {std::move(p.files), os.str(), "", p.top, d.id};
 }
 
 Emitted emitStatement(const tc::Program& prog, const Request& r, const Workload& w,
@@ -43,7 +46,7 @@ Emitted emitStatement(const tc::Program& prog, const Request& r, const Workload&
   dse::checkSelection(r.selection); // before the search, which may be long
   const dse::DesignPoint chosen = buildableDesigns(prog, v, eo, r, "emit").front();
   const std::string name = prefix.empty() ? emit::moduleName(prog.name, chosen.id) : prefix;
-  Emitted e{emit::package(prog, v, chosen, eo, name), "", ""};
+  Emitted e{emit::package(prog, v, chosen, eo, name), "", "", name + "_top", chosen.id};
   std::ostringstream os;
   os << "design " << chosen.id << ": " << dataflow::toSpec(chosen.dataflow, v) << " on "
      << chosen.dataflow.p << "x" << chosen.dataflow.q << "\n"
@@ -66,11 +69,11 @@ Emitted emitAttention(const tc::Program& prog, const Request& r, const attn::Att
     emit::PimDecodePackage pkg = emit::packagePimDecode(prog, form, plan, pim, name);
     os << emit::describePimDecode(prog, form, plan, pkg, pim) << "top module " << name
        << "_decode_axil (AXI4-Lite; the decode alone: " << name << "_decode)";
-    return {std::move(pkg.files.files), os.str(), ""};
+    return {std::move(pkg.files.files), os.str(), "", name + "_decode_axil", "decode"};
   }
   const attn::PipelinePoint p = attn::selectPipeline(prog, form, po, r.selection);
   const std::string name = prefix.empty() ? emit::moduleName(prog.name, p.id) : prefix;
-  Emitted e{emit::attentionPackage(prog, form, p, name), "", ""};
+  Emitted e{emit::attentionPackage(prog, form, p, name), "", "", name + "_top", p.id};
   os << "attention pipeline " << p.id << ": block " << p.blockKeys << ", " << p.lanes
      << " vector lane(s), GEMM 1 " << p.g1.design.id << ", GEMM 2 " << p.g2.design.id << "\n"
      << "spec " << attn::pipelineSpec(p) << "\n"
@@ -85,7 +88,7 @@ Emitted emitChain(const tc::Program& prog, const Request& r, const std::string& 
   const std::vector<emit::ChainStageDesign> s = chainStageDesigns(prog, r);
   const std::string id = emit::chainId(s);
   const std::string name = prefix.empty() ? emit::moduleName(prog.name, id) : prefix;
-  Emitted e{emit::packageChain(prog, s, name), "", ""};
+  Emitted e{emit::packageChain(prog, s, name), "", "", name + "_top", id};
   const arch::AxiOptions o = arch::axiOptions(s.front().options.constraints.memory);
   const arch::ChainTiming tm =
       arch::chainTiming(emit::chainDesignPlan(prog, s, name, o.busBytes), o);
@@ -101,7 +104,9 @@ Emitted emitChain(const tc::Program& prog, const Request& r, const std::string& 
 
 } // namespace
 
-Emitted emitProgram(const tc::Program& prog, const Request& r, const std::string& prefix) {
+namespace {
+
+Emitted emitKind(const tc::Program& prog, const Request& r, const std::string& prefix) {
   const Workload w = recognise(prog, r);
   switch (w.kind) {
   case Kind::Attention: // the whole fused pipeline
@@ -113,6 +118,49 @@ Emitted emitProgram(const tc::Program& prog, const Request& r, const std::string
     break;
   }
   return emitStatement(prog, r, w, prefix);
+}
+
+// The testbench `rubick verify` would build for the same request, not built: verify's
+// selection is emit's, so it is the design just emitted (checked by its top module).
+void addBench(const tc::Program& prog, const Request& r, const std::string& prefix,
+              emit::Integration& in) {
+  int64_t elements = 0;
+  for (const tc::Tensor& t : prog.tensors)
+    elements += t.elements();
+  if (!r.testbench) {
+    in.noBench = "emitted with --no-testbench";
+    return;
+  }
+  if (elements > kMaxBenchElements) {
+    in.noBench = "the tensors hold " + std::to_string(elements) + " elements, more than the " +
+                 std::to_string(kMaxBenchElements) +
+                 " a testbench's stimulus holds (rubick verify simulates such sizes)";
+    return;
+  }
+  verify::Bench b;
+  verify::Options o;
+  o.bench = &b;
+  o.name = prefix;
+  Request quiet = r;
+  quiet.note = nullptr; // emit has told it already
+  verifyProgram(prog, quiet, o);
+  if (b.top != in.top)
+    throw Error("emit", "internal: the testbench drives " + b.top + ", not " + in.top);
+  in.bench = std::move(b.files);
+  in.benchArgs = std::move(b.runArgs);
+}
+
+} // namespace
+
+Emitted emitProgram(const tc::Program& prog, const Request& r, const std::string& prefix) {
+  Emitted e = emitKind(prog, r, prefix);
+  emit::Integration in;
+  in.top = e.top;
+  in.id = e.id;
+  in.commandLine = r.commandLine;
+  addBench(prog, r, prefix, in);
+  emit::addIntegration(e.files, in);
+  return e;
 }
 
 std::vector<dse::DesignPoint> buildableDesigns(const tc::Program& prog,

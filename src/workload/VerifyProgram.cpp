@@ -129,7 +129,7 @@ Verified verifyAttention(const tc::Program& prog, const Request& r, const attn::
 
 Verified verifyChain(const tc::Program& prog, const Request& r, const verify::Options& o) {
   const std::vector<emit::ChainStageDesign> s = chainStageDesigns(prog, r);
-  const std::string name = emit::moduleName(prog.name, emit::chainId(s));
+  const std::string name = o.name.empty() ? emit::moduleName(prog.name, emit::chainId(s)) : o.name;
   double runtimeSeconds = 0;
   verify::Result res = verify::verifyChain(prog, s, name, o, &runtimeSeconds);
   res.spec = std::to_string(s.size()) + " stages:";

@@ -13,6 +13,7 @@
 #include "rubick/arch/Dram.h"
 #include "rubick/dse/Explore.h"
 #include "rubick/dse/Pim.h"
+#include "rubick/emit/Package.h"
 #include "rubick/frontend/Program.h"
 
 #include <functional>
@@ -23,6 +24,16 @@
 namespace rubick::verify {
 
 enum class Build { Auto, Quick, Optimised };
+
+/// A design's standalone testbench (docs/integration.md): the files of the harness `rubick
+/// verify` links, the per-design pin driver and one stimulus, all under tb/, and what the
+/// harness program takes after `design.json tb/stimulus.txt`. It needs Verilator and a C++
+/// compiler, not rubick.
+struct Bench {
+  std::vector<emit::File> files;
+  std::string top;                  // the module the harness drives
+  std::vector<std::string> runArgs; // the memory's and the tensors' placement, if any
+};
 
 /// Auto's choice: optimised when the simulated work, cycles x PEs, exceeds 2e7. Measured
 /// (docs/performance.md): a quick build saves 0.7 s (8x8) to 3.5 s (16x16) of compile time
@@ -48,6 +59,11 @@ struct Options {
   /// within kDramTolerance of arch::dramTiming's prediction instead of equal to it. An error
   /// for designs without a memory system.
   std::optional<arch::Dram> dram;
+  /// Module prefix of the designs (empty: the program's name and the design's ID, as emit).
+  std::string name;
+  /// Set: nothing is built, run or written; the (single) design's standalone testbench for
+  /// `seed` is stored here instead (Verilator need not be installed).
+  Bench* bench = nullptr;
 };
 
 /// How far a trial's cycles may be from the prediction with DRAM timing: |measured / predicted

@@ -16,12 +16,20 @@ struct Emitted {
   std::vector<emit::File> files;
   std::string summary; // the design chosen and its top module, ending "top module NAME (...)"
   std::string remark;  // lines to print after the files are written ("" or ending in '\n')
+  std::string top;     // the top module
+  std::string id;      // the design's (pipeline's, chain's) ID
 };
+
+/// Problems with more elements than this (every tensor together) get no standalone testbench:
+/// its stimulus would be tens of megabytes of text.
+inline constexpr int64_t kMaxBenchElements = int64_t(1) << 20;
 
 /// The design r.selection names (the best by the objective when it names none) of whatever
 /// `prog` is: a statement's or an epilogue's design (on PIM units, its spread over the units),
 /// the attention pipeline (on PIM units, the decode), or a chain's stages. `prefix` names the
-/// modules (empty: the program's name and the design's ID). Throws rubick::Error for a
+/// modules (empty: the program's name and the design's ID). The files include what integrates
+/// the design (emit/Integration.h), with the standalone testbench unless r.testbench is false
+/// or the problem is larger than kMaxBenchElements. Throws rubick::Error for a
 /// selection that names nothing, Unsupported for what is not built.
 Emitted emitProgram(const tc::Program& prog, const Request& r, const std::string& prefix);
 

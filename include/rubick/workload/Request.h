@@ -40,6 +40,11 @@ struct Request {
   /// "emit" or "chain"; `what`: one line), such as designs passed over because they cannot be
   /// built.
   std::function<void(const std::string& from, const std::string& what)> note;
+  /// emit: the command as the user gave it, for the generated files' headers (without paths
+  /// outside the output folder; "" leaves it out).
+  std::string commandLine;
+  /// emit: add the standalone testbench under tb/ (docs/integration.md).
+  bool testbench = true;
 };
 
 /// What the program is (recogniseWorkload) under r.stmt: a program of several statements is a
