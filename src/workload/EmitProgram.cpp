@@ -10,6 +10,7 @@
 #include "rubick/emit/ModuleName.h"
 #include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Unsupported.h"
 #include "rubick/verify/Verify.h"
 #include "rubick/workload/VerifyProgram.h"
 
@@ -143,7 +144,12 @@ void addBench(const tc::Program& prog, const Request& r, const std::string& pref
   o.name = prefix;
   Request quiet = r;
   quiet.note = nullptr; // emit has told it already
-  verifyProgram(prog, quiet, o);
+  try {
+    verifyProgram(prog, quiet, o);
+  } catch (const Unsupported& e) { // the design stands; only its testbench is missing
+    in.noBench = "rubick verify does not simulate this design: " + e.diag().message;
+    return;
+  }
   if (b.top != in.top)
     throw Error("emit", "internal: the testbench drives " + b.top + ", not " + in.top);
   in.bench = std::move(b.files);
