@@ -359,7 +359,7 @@ int main(int argc, char** argv) {
         "core stopped, %ld steps against the rules\n",
         kTest, u.cfg.name, u.runs, u.aborts, u.words, u.columns, u.cycles, u.stops, u.wild);
   }
-  std::printf("%s: OK (%zu ports, %ld runs, %ld words, %ld cycles)\n", kTest, units.size(), runs,
-              words, bench.cycle);
+  std::printf("%s: OK (%zu ports, %ld runs, %ld words, %ld cycles, %ld with the core stopped)\n",
+              kTest, units.size(), runs, words, bench.cycle, stops);
   return 0;
 }

@@ -42,11 +42,6 @@ enum Sig {
 #undef X
       kSigs
 };
-const char* const kNames[kSigs] = {
-#define X(n) #n,
-    VR_SIGNALS(X)
-#undef X
-};
 
 using Io = rtl::PinTable<Vtb, kSigs>;
 #define IO_ENTRY(P, n) RTL_PIN_ENTRY(io, Vtb, P, n)

@@ -55,7 +55,6 @@ TEST(Integration, EmitAddsTheCoreConstraintsAndVerifysTestbench) {
   // Every RTL file of the folder is in the core, in filelist.f's order.
   const emit::File* list = find(e, "filelist.f");
   ASSERT_NE(list, nullptr);
-  size_t at = 0;
   for (const emit::File& f : e.files)
     if (f.path.rfind("rtl/", 0) == 0) {
       EXPECT_NE(list->content.find(f.path + "\n"), std::string::npos) << f.path;

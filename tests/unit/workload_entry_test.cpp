@@ -116,7 +116,7 @@ TEST(EntryPoint, SelectionsAreCheckedForEveryKind) {
             }).rfind("--point: these flags build chain " + id + ", not '0123456789abcdef'", 0),
             0u);
   r.selection.point.reset();
-  r.selection.layouts = {"X=skew"};
+  r.selection.layouts = "X=skew";
   EXPECT_EQ(errorOf([&] { workload::emitProgram(chain, r, ""); }).rfind("--layout: a chain's", 0),
             0u);
   const std::string gemm = test::readExample("gemm.tc");
