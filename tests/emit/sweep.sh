@@ -74,7 +74,7 @@ count=0 failed=0
 while IFS=$'\t' read -r id dataflow; do
   count=$((count + 1))
   out="$dir/$id"
-  if ! "$rubick" emit "$program" --size "$sizes" --array "$array" "${flags[@]}" --dataflow "$dataflow" -o "$out" >/dev/null; then
+  if ! "$rubick" emit "$program" --size "$sizes" --array "$array" "${flags[@]}" --dataflow "$dataflow" --no-testbench -o "$out" >/dev/null; then
     echo "FAIL $id: emit"; failed=$((failed + 1)); continue
   fi
   got=$(sed -n 's/^  "id": "\(.*\)",$/\1/p' "$out/design.json")
