@@ -4,6 +4,7 @@
 #include "rubick/support/Diagnostic.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <regex>
 #include <sstream>
@@ -21,19 +22,6 @@ File* findFile(std::vector<File>& files, const std::string& path) {
 const File& needFile(std::vector<File>& files, const std::string& path) {
   if (const File* f = findFile(files, path)) return *f;
   throw Error("emit", "internal: the design has no " + path);
-}
-
-// A word the shell passes on unchanged, else in single quotes.
-std::string shellWord(const std::string& w) {
-  const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string("_./=,:+-").find(c) != std::string::npos;
-  });
-  if (plain) return w;
-  std::string q = "'";
-  for (char c : w)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 std::vector<std::string> lines(const std::string& text) {
@@ -196,6 +184,18 @@ std::string readmeSection(const Integration& in, const std::string& clock) {
 }
 
 } // namespace
+
+std::string shellWord(const std::string& w) {
+  const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string("_./=,:+-").find(c) != std::string::npos;
+  });
+  if (plain) return w;
+  std::string q = "'";
+  for (char c : w)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
 
 std::string clockPort(const std::vector<File>& files, const std::string& top) {
   for (const File& f : files)

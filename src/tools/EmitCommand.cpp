@@ -7,6 +7,7 @@
 #include "SearchOptions.h"
 #include "SelectionOptions.h"
 
+#include "rubick/emit/Integration.h"
 #include "rubick/emit/ModuleName.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
@@ -44,15 +45,7 @@ std::string reproducibleCommand(const std::vector<std::string>& args) {
     if (a.rfind("--output=", 0) == 0 || a == "--force" || (a.rfind("-o", 0) == 0 && a.size() > 2))
       continue;
     if (!a.empty() && a[0] == '/') a = std::filesystem::path(a).filename().string();
-    const bool plain =
-        !a.empty() && a.find_first_of(" '\"$`\\|&;()<>*?[]{}!#~") == std::string::npos;
-    if (!plain) {
-      std::string q = "'";
-      for (char c : a)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      a = q + "'";
-    }
-    line += " " + a;
+    line += " " + emit::shellWord(a);
   }
   return line;
 }
