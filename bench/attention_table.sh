@@ -20,7 +20,7 @@ row() { # PROGRAM L S D HEADS BLOCK W
   sizes="L=$l,S=$s,D=$d"
   [ "$heads" -gt 1 ] && sizes="H=$heads,$sizes"
   local flags=(--size "$sizes" --block-keys "$block" --vector-lanes "$w")
-  explore=$("$rubick" explore "$prog" "${flags[@]}" --top 1 2>/dev/null | tail -1)
+  explore=$("$rubick" explore "$prog" "${flags[@]}" --top 1 2>/dev/null | grep "^rank 1 (")
   if ! out=$("$rubick" verify "$prog" "${flags[@]}" --work "$scratch/w" --timing --quiet); then
     echo "$out" >&2
     echo "attention_table: L=$l S=$s D=$d heads=$heads block $block W=$w failed" >&2

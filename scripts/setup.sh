@@ -4,6 +4,7 @@
 # Idempotent; safe to rerun. Needs root (or sudo) only when something must be installed.
 #   RUBICK_BUILD_DIR   build directory (default: build)
 #   RUBICK_CMAKE_ARGS  extra arguments for the CMake configure step
+#   RUBICK_TARGETS     build only these targets (space-separated; default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,4 +37,5 @@ fi
 build=${RUBICK_BUILD_DIR:-build}
 # shellcheck disable=SC2086
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${RUBICK_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build" -j "$(nproc)"
+# shellcheck disable=SC2086
+cmake --build "$build" -j "$(nproc)" ${RUBICK_TARGETS:+--target $RUBICK_TARGETS}

@@ -39,39 +39,60 @@ int64_t indexOf(int64_t lin, const std::vector<int64_t>& shape, size_t dim) {
 
 std::vector<LaneItem> writes(const arch::TensorMap& m) {
   std::vector<LaneItem> out;
-  for (const auto& places : m.elements)
-    for (const arch::Location& loc : places)
-      out.push_back({0, -1, 0, loc.bank});
+  for (size_t e = 0; e < m.elements.size(); ++e)
+    for (const arch::Location& loc : m.elements[e])
+      out.push_back({0, -1, 0, loc.bank, -1, int64_t(e)});
   return out;
+}
+
+// The items with their lanes pinned: key mod `lanes`.
+std::vector<LaneItem> pinned(std::vector<LaneItem> items, int64_t lanes) {
+  for (LaneItem& it : items)
+    it.lane = it.key % lanes;
+  return items;
 }
 
 } // namespace
 
 LaneRows laneSchedule(const std::vector<LaneItem>& items, int64_t lanes) {
   if (lanes < 1) throw std::logic_error("lane schedule: at least one lane");
+  for (const LaneItem& it : items)
+    if (it.lane >= lanes) throw std::logic_error("lane schedule: an item's lane is out of range");
   LaneRows rows;
   size_t begin = 0;
   while (begin < items.size()) {
     size_t end = begin;
     while (end < items.size() && items[end].group == items[begin].group)
       ++end;
-    // One group: greedy, oldest waiting item first.
-    std::deque<int64_t> waiting;
+    // One group: the items of a fixed lane wait in that lane's queue, the others in one queue.
+    std::vector<std::deque<int64_t>> fixed(static_cast<size_t>(lanes));
+    std::deque<int64_t> any;
+    size_t left = end - begin;
     for (size_t i = begin; i < end; ++i)
-      waiting.push_back(int64_t(i));
-    while (!waiting.empty()) {
-      std::vector<int64_t> row;
-      std::vector<size_t> taken;
-      for (size_t w = 0; w < waiting.size() && w < kWindow && int64_t(row.size()) < lanes; ++w) {
-        const LaneItem& it = items[size_t(waiting[w])];
-        bool ok = std::none_of(row.begin(), row.end(),
-                               [&](int64_t r) { return conflict(items[size_t(r)], it); });
-        if (!ok) continue;
-        row.push_back(waiting[w]);
-        taken.push_back(w);
-      }
-      for (size_t k = taken.size(); k-- > 0;)
-        waiting.erase(waiting.begin() + std::ptrdiff_t(taken[k]));
+      (items[i].lane >= 0 ? fixed[size_t(items[i].lane)] : any).push_back(int64_t(i));
+    while (left > 0) {
+      std::vector<int64_t> row(size_t(lanes), -1);
+      auto fits = [&](const LaneItem& it) {
+        return std::none_of(row.begin(), row.end(),
+                            [&](int64_t r) { return r >= 0 && conflict(items[size_t(r)], it); });
+      };
+      // The oldest waiting item that fits, within the window; it leaves its queue.
+      auto take = [&](std::deque<int64_t>& queue) -> int64_t {
+        for (size_t w = 0; w < queue.size() && w < kWindow; ++w) {
+          const int64_t x = queue[w];
+          if (!fits(items[size_t(x)])) continue;
+          queue.erase(queue.begin() + std::ptrdiff_t(w));
+          --left;
+          return x;
+        }
+        return -1;
+      };
+      for (size_t l = 0; l < row.size(); ++l)
+        row[l] = take(fixed[l]);
+      for (size_t l = 0; l < row.size(); ++l)
+        if (row[l] < 0) row[l] = take(any);
+      while (row.back() < 0)
+        row.pop_back();
       rows.push_back(std::move(row));
     }
     begin = end;
@@ -101,23 +122,26 @@ PassItems passItems(const AttentionForm& f, const GemmStage& g1, const GemmStage
       p.expo.push_back({indexOf(int64_t(e), em.shape, rowDim), s.bank, s.address, loc.bank});
   }
   const arch::TensorMap& um = mapOf(maps2, g2, f.u);
-  for (const auto& places : um.elements) {
+  for (size_t e = 0; e < um.elements.size(); ++e) {
+    const auto& places = um.elements[e];
     if (places.size() != 1)
       throw std::logic_error("attention: a GEMM 2 result without exactly one place");
-    p.result.push_back({0, places[0].bank, places[0].address, -1});
+    p.result.push_back(
+        {0, places[0].bank, places[0].address, -1, -1, indexOf(int64_t(e), um.shape, rowDim)});
   }
+  p.rows = f.l;
   return p;
 }
 
 PassSchedules schedulePasses(const PassItems& items, int64_t lanes) {
   PassSchedules s;
   s.lanes = lanes;
-  s.query = laneSchedule(items.query, lanes);
-  s.key = laneSchedule(items.key, lanes);
-  s.value = laneSchedule(items.value, lanes);
+  s.query = laneSchedule(pinned(items.query, lanes), lanes);
+  s.key = laneSchedule(pinned(items.key, lanes), lanes);
+  s.value = laneSchedule(pinned(items.value, lanes), lanes);
   s.score = laneSchedule(items.score, lanes);
   s.expo = laneSchedule(items.expo, lanes);
-  s.result = laneSchedule(items.result, lanes);
+  s.result = laneSchedule(pinned(items.result, normaliseLanes(lanes, items.rows)), lanes);
   return s;
 }
 

@@ -162,21 +162,33 @@ void TopWriter::phaseChain(const std::string& nextBlock, const std::string& afte
 }
 
 void TopWriter::stores() {
-  // Stores and the host port.
+  // Stores and the host port. A split store is W parts, part l holding the words at offsets
+  // l mod W (AttentionTables::splitQuery): the host writes the part its address's low bits name.
   os << "  // Stores, row-major as the program declares the tensors (all heads).\n"
-     << "  reg " << range(p.qBits) << " qmem [0:" << p.qSize - 1 << "];\n"
-     << "  reg " << range(p.kBits) << " kmem [0:" << p.kSize - 1 << "];\n"
-     << "  reg " << range(p.vBits) << " vmem [0:" << p.vSize - 1 << "];\n"
-     << "  reg " << range(p.oBits) << " omem [0:" << p.oSize - 1 << "];\n"
-     << "  wire host_write = host_we && !busy;\n"
-     << "  always @(posedge clk) begin\n"
-     << "    if (host_write && (host_wtensor == 2'd1)) qmem[host_waddr[" << qa - 1
-     << ":0]] <= host_wdata[" << p.qBits - 1 << ":0];\n"
-     << "    if (host_write && (host_wtensor == 2'd2)) kmem[host_waddr[" << ka - 1
-     << ":0]] <= host_wdata[" << p.kBits - 1 << ":0];\n"
-     << "    if (host_write && (host_wtensor == 2'd3)) vmem[host_waddr[" << va - 1
-     << ":0]] <= host_wdata[" << p.vBits - 1 << ":0];\n"
-     << "  end\n"
+     << "  wire host_write = host_we && !busy;\n";
+  auto store = [&](const std::string& mem, bool split, int64_t bits, int64_t size, int64_t a,
+                   int tensor) {
+    const std::string we = "host_write && (host_wtensor == 2'd" + std::to_string(tensor) + ")";
+    const std::string data = "host_wdata[" + std::to_string(bits - 1) + ":0]";
+    if (!split) {
+      os << "  reg " << range(bits) << " " << mem << " [0:" << size - 1 << "];\n"
+         << "  always @(posedge clk)\n"
+         << "    if (" << we << ") " << mem << "[host_waddr[" << a - 1 << ":0]] <= " << data
+         << ";\n";
+      return;
+    }
+    const int64_t s = arch::bitsFor(W);
+    os << "  // " << mem << " in " << W << " parts by offset mod " << W << ".\n";
+    for (int64_t l = 0; l < W; ++l)
+      os << "  reg " << range(bits) << " " << mem << l << " [0:" << size / W - 1 << "];\n"
+         << "  always @(posedge clk)\n"
+         << "    if (" << we << " && (host_waddr[" << s - 1 << ":0] == " << ulit(l, s) << ")) "
+         << mem << l << "[host_waddr[" << a - 1 << ":" << s << "]] <= " << data << ";\n";
+  };
+  store("qmem", t.splitQuery, p.qBits, p.qSize, qa, 1);
+  store("kmem", t.splitKey, p.kBits, p.kSize, ka, 2);
+  store("vmem", t.splitValue, p.vBits, p.vSize, va, 3);
+  os << "  reg " << range(p.oBits) << " omem [0:" << p.oSize - 1 << "];\n"
      << "  // Host reads: O only; the word arrives the cycle after host_re.\n"
      << "  reg " << range(p.oBits) << " o_rd;\n"
      << "  reg o_sel;\n"

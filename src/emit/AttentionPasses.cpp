@@ -12,12 +12,21 @@ namespace rubick::emit::detail {
 void TopWriter::copyPasses() {
   // The element lane x of a pass reads: from the store of the whole tensor at the head's and
   // block's offset, or with a memory from the buffer that holds the tile (offsets in the tile).
+  // A split store's part x holds the offsets x mod W: lane x reads it at the offset's high bits.
   auto read = [&](const std::string& pass, const std::string& x) -> std::string {
     const std::string off = pass + "_off" + x;
-    if (!p.memory)
-      return pass == "q"   ? "qmem[qhb + " + off + "]"
-             : pass == "k" ? "kmem[khb + kofs + " + off + "]"
-                           : "vmem[vhb + vofs + " + off + "]";
+    if (!p.memory) {
+      const std::string at = pass == "q"   ? "qhb + " + off
+                             : pass == "k" ? "khb + kofs + " + off
+                                           : "vhb + vofs + " + off;
+      const bool split = pass == "q" ? t.splitQuery : pass == "k" ? t.splitKey : t.splitValue;
+      if (!split) return pass + "mem[" + at + "]";
+      const int64_t a = pass == "q" ? qa : pass == "k" ? ka : va;
+      os << "  wire " << range(a) << " " << pass << "_at" << x << " = " << at << ";\n";
+      unused.push_back(pass + "_at" + x + "[" + std::to_string(arch::bitsFor(W) - 1) + ":0]");
+      return pass + "mem" + x + "[" + pass + "_at" + x + "[" + std::to_string(a - 1) + ":" +
+             std::to_string(arch::bitsFor(W)) + "]]";
+    }
     const Rom& rom = pass == "q" ? t.query : pass == "k" ? t.key : t.value;
     const BufferPort& b = pass == "q" ? p.qBuf : pass == "k" ? p.kBuf : p.vBuf;
     return bufferWord(b, off, fieldBits(rom, "off0"));
@@ -30,6 +39,8 @@ void TopWriter::copyPasses() {
   go("v_go", "PH_KV", vItems);
   for (int64_t l = 0; l < W; ++l) {
     const std::string x = std::to_string(l);
+    // First: a split store's read declares its address wire.
+    const std::string rq = read("q", x), rk = read("k", x), rv = read("v", x);
     os << "  reg q_go1_" << x << ", k_go1_" << x << ", v_go1_" << x << ", k_keep1_" << x
        << ", v_keep1_" << x << ";\n"
        << "  reg " << range(h1.bankBits) << " q_bank1_" << x << ", k_bank1_" << x << ";\n"
@@ -43,17 +54,17 @@ void TopWriter::copyPasses() {
        << "    q_go1_" << x << " <= q_go && q_v" << x << ";\n"
        << "    q_bank1_" << x << " <= q_bank" << x << ";\n"
        << "    q_addr1_" << x << " <= q_addr" << x << ";\n"
-       << "    if (q_go) q_data1_" << x << " <= " << read("q", x) << ";\n"
+       << "    if (q_go) q_data1_" << x << " <= " << rq << ";\n"
        << "    k_go1_" << x << " <= k_go && k_v" << x << ";\n"
        << "    k_bank1_" << x << " <= k_bank" << x << ";\n"
        << "    k_addr1_" << x << " <= k_addr" << x << ";\n"
        << "    k_keep1_" << x << " <= " << keep("k_key" + x) << ";\n"
-       << "    if (k_go) k_data1_" << x << " <= " << read("k", x) << ";\n"
+       << "    if (k_go) k_data1_" << x << " <= " << rk << ";\n"
        << "    v_go1_" << x << " <= v_go && v_v" << x << ";\n"
        << "    v_bank1_" << x << " <= v_bank" << x << ";\n"
        << "    v_addr1_" << x << " <= v_addr" << x << ";\n"
        << "    v_keep1_" << x << " <= " << keep("v_key" + x) << ";\n"
-       << "    if (v_go) v_data1_" << x << " <= " << read("v", x) << ";\n"
+       << "    if (v_go) v_data1_" << x << " <= " << rv << ";\n"
        << "  end\n";
   }
   os << "\n";
@@ -108,7 +119,7 @@ void TopWriter::accumulatePass() {
     const std::string x = std::to_string(l);
     os << "  reg u_go1_" << x << ";\n"
        << "  reg " << range(rb) << " u_i1_" << x << ";\n"
-       << "  reg " << range(eb) << " u_k1_" << x << ";\n"
+       << "  reg " << range(kb) << " u_k1_" << x << ";\n"
        << "  always @(posedge clk) begin\n"
        << "    u_go1_" << x << " <= u_go && u_v" << x << ";\n"
        << "    u_i1_" << x << " <= u_i" << x << ";\n"
@@ -127,6 +138,8 @@ void TopWriter::normalisePass() {
      << "  reg " << range(pcw) << " n_col;\n"
      << "  reg " << range(nkw) << " n_k;    // lane 0's element, row-major (U_acc and O)\n"
      << "  reg " << range(nkw) << " n_base; // the next group's first element\n"
+     << "  reg " << range(npw) << " n_pk;   // every lane's word in its U_acc part\n"
+     << "  reg " << range(npw) << " n_pbase;\n"
      << "  reg " << range(nlw) << " n_left;\n"
      << "  wire n_on = busy && (phase == PH_NORM);\n"
      << "  wire n_start = n_on && (n_col == " << ulit(0, pcw) << ") && (n_row < " << ulit(p.l, nrw)
@@ -139,6 +152,8 @@ void TopWriter::normalisePass() {
      << "      n_col <= " << ulit(0, pcw) << ";\n"
      << "      n_k <= " << ulit(0, nkw) << ";\n"
      << "      n_base <= " << ulit(0, nkw) << ";\n"
+     << "      n_pk <= " << ulit(0, npw) << ";\n"
+     << "      n_pbase <= " << ulit(0, npw) << ";\n"
      << "      n_left <= " << ulit(0, nlw) << ";\n"
      << "    end else begin\n"
      << "      if (n_col == " << ulit(period - 1, pcw) << ") begin\n"
@@ -151,9 +166,12 @@ void TopWriter::normalisePass() {
      << "        n_left <= " << ulit(p.dv, nlw) << ";\n"
      << "        n_k <= n_base;\n"
      << "        n_base <= n_base + " << ulit(N * p.dv, nkw) << ";\n"
+     << "        n_pk <= n_pbase;\n"
+     << "        n_pbase <= n_pbase + " << ulit(p.dv, npw) << ";\n"
      << "      end else if (n_valid) begin\n"
      << "        n_left <= n_left - " << ulit(1, nlw) << ";\n"
      << "        n_k <= n_k + " << ulit(1, nkw) << ";\n"
+     << "        n_pk <= n_pk + " << ulit(1, npw) << ";\n"
      << "      end\n"
      << "    end\n"
      << "  end\n";
@@ -176,6 +194,8 @@ void TopWriter::normalisePass() {
        << "  wire n_v" << x << " = n_valid && (n_k" << x << " < " << ulit(p.l * p.dv, nkw) << ");\n"
        << "  wire " << range(eb) << " n_kv" << x << " = n_v" << x << " ? n_k" << x << "[" << eb - 1
        << ":0] : " << ulit(0, eb) << ";\n"
+       << "  wire " << range(kb) << " n_pkv" << x << " = n_v" << x << " ? n_pk[" << kb - 1
+       << ":0] : " << ulit(0, kb) << ";\n"
        << "  reg " << range(oab) << " o_addr1_" << x << ";\n"
        << "  always @(posedge clk) o_addr1_" << x << " <= " << oIndex("n_kv" + x) << ";\n";
     oWrites += "    if (o_valid[" + x + "]) " + oMem + "[o_addr1_" + x +

@@ -120,7 +120,7 @@ void TopWriter::vectorUnit() {
      << "    .acc_i(" << packed([&](int64_t l) { return ls("u_i1_", l); }) << "), .acc_u("
      << packed([&](int64_t l) { return slice("g2_rdata", l, h2.dataBits, ub); }) << "),\n"
      << "    .norm_start(n_start), .norm_i(" << packedN("n_i") << "), .norm_ready(n_ready),\n"
-     << "    .norm_valid(" << packedN("n_v") << "), .norm_k(" << packedN("n_kv") << "),\n"
+     << "    .norm_valid(" << packedN("n_v") << "), .norm_k(" << packedN("n_pkv") << "),\n"
      << "    .o_valid(o_valid), .o_value(o_value));\n\n";
 }
 

@@ -74,9 +74,15 @@ Rom laneRom(const Rom& items, const attn::LaneRows& rows, int64_t lanes,
     for (size_t f : perLane)
       out.fields.push_back({items.fields[f].first + std::to_string(l), items.fields[f].second});
   }
-  auto groupOf = [&](size_t r) { return items.rows[size_t(rows[r].front())][group]; };
+  // A row's first busy lane (lanes may idle where items have fixed lanes).
+  auto firstOf = [&](size_t r) -> const std::vector<int64_t>& {
+    for (int64_t x : rows[r])
+      if (x >= 0) return items.rows[size_t(x)];
+    throw std::logic_error("attention: an empty lane row");
+  };
+  auto groupOf = [&](size_t r) { return firstOf(r)[group]; };
   for (size_t r = 0; r < rows.size(); ++r) {
-    const std::vector<int64_t>& first = items.rows[size_t(rows[r].front())];
+    const std::vector<int64_t>& first = firstOf(r);
     std::vector<int64_t> row;
     for (size_t f : perRow)
       row.push_back(first[f]);
@@ -85,7 +91,7 @@ Rom laneRom(const Rom& items, const attn::LaneRows& rows, int64_t lanes,
       row.push_back(r + 1 == rows.size() || groupOf(r + 1) != groupOf(r));
     }
     for (int64_t l = 0; l < lanes; ++l) {
-      const bool used = size_t(l) < rows[r].size();
+      const bool used = size_t(l) < rows[r].size() && rows[r][size_t(l)] >= 0;
       row.push_back(used);
       for (size_t f : perLane)
         row.push_back(used ? items.rows[size_t(rows[r][size_t(l)])][f] : 0);
@@ -93,6 +99,20 @@ Rom laneRom(const Rom& items, const attn::LaneRows& rows, int64_t lanes,
     out.rows.push_back(std::move(row));
   }
   return out;
+}
+
+// Whether every offset (field off<l>) lane l of `rom` reads is l mod `lanes`.
+bool offsetsInLanes(const Rom& rom, int64_t lanes) {
+  std::vector<size_t> valid(static_cast<size_t>(lanes)), off(static_cast<size_t>(lanes));
+  for (size_t f = 0; f < rom.fields.size(); ++f)
+    for (int64_t l = 0; l < lanes; ++l) {
+      if (rom.fields[f].first == "v" + std::to_string(l)) valid[size_t(l)] = f;
+      if (rom.fields[f].first == "off" + std::to_string(l)) off[size_t(l)] = f;
+    }
+  for (const std::vector<int64_t>& row : rom.rows)
+    for (int64_t l = 0; l < lanes; ++l)
+      if (row[valid[size_t(l)]] && row[off[size_t(l)]] % lanes != l) return false;
+  return true;
 }
 
 } // namespace
@@ -180,19 +200,22 @@ AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionFo
       t.expo.rows.push_back({i, s.bank, s.address, places[k].bank, places[k].address, j, k == 0});
   }
 
-  // U(i, e) of one block, row-major: one place each; its index is U_acc's.
+  // U(i, c) of one block, row-major: one place each; k is its word in U_acc's part i mod N
+  // (attn::accPartWords), the part of the lane the schedule issues it in.
   const arch::TensorMap& um = mapOf(maps2, g2, f.u);
+  const int64_t n = attn::normaliseLanes(p.lanes, f.l);
   t.result.name = "rom_u";
   t.result.fields = {{"bank", h2.bankBits},
                      {"addr", h2.addressBits},
                      {"i", iBits},
-                     {"k", arch::bitsFor(int64_t(um.elements.size()))}};
+                     {"k", arch::bitsFor(attn::accPartWords(f.l, f.dv, n))}};
   for (size_t e = 0; e < um.elements.size(); ++e) {
     if (um.elements[e].size() != 1)
       throw std::logic_error("attention: a GEMM 2 result without exactly one place");
     std::vector<int64_t> idx = indicesOf(int64_t(e), um.shape);
+    const int64_t i = idx[size_t(heads)], c = idx[size_t(heads) + 1];
     t.result.rows.push_back(
-        {um.elements[e][0].bank, um.elements[e][0].address, idx[size_t(heads)], int64_t(e)});
+        {um.elements[e][0].bank, um.elements[e][0].address, i, i / n * f.dv + c});
   }
 
   // One row per cycle: the same schedule the explorer timed (attn::schedulePasses).
@@ -205,6 +228,16 @@ AttentionTables attentionTables(const tc::Program& prog, const attn::AttentionFo
   t.score = laneRom(t.score, ps.score, p.lanes, {"i"}, "i");
   t.expo = laneRom(t.expo, ps.expo, p.lanes, {"i"}, "i");
   t.result = laneRom(t.result, ps.result, p.lanes, {}, "");
+
+  const int64_t w = p.lanes;
+  auto splits = [&](const Rom& rom, int tensor, int64_t step) {
+    const int64_t words = product(prog.tensors[tensor].shape);
+    return !tileOffsets && w >= 2 && (w & (w - 1)) == 0 && words >= 2 * w &&
+           (words / f.heads) % w == 0 && step % w == 0 && offsetsInLanes(rom, w);
+  };
+  t.splitQuery = splits(t.query, f.q, 0);
+  t.splitKey = splits(t.key, f.k, t.keyStep);
+  t.splitValue = splits(t.value, f.v, t.valueStep);
   return t;
 }
 

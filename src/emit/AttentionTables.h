@@ -37,8 +37,13 @@ struct AttentionTables {
   Rom score;  // row: i, first and last cycle of the row (rs, re); per score: G1 bank, address, j
   Rom expo;   // row: i, rs, re; per E place: the score's G1 bank and address, the E G2 bank and
               // address, j, first place of the element (count)
-  Rom result; // per U element: G2 bank, address, i, its row-major index (U_acc's)
+  Rom result; // per U element: G2 bank, address, i, its word in its lane's U_acc part
   int64_t keyStep = 0, valueStep = 0; // store offset of one key block in K and V
+  // Whether the Q, K and V stores are split into `lanes` parts by offset mod W: each lane then
+  // reads only its own part (every offset lane l reads is l mod W, and the head and block
+  // offsets are multiples of W), so a part is a memory with one read and one write port. Only
+  // without tile offsets, for W a power of two and stores of at least 2W words.
+  bool splitQuery = false, splitKey = false, splitValue = false;
 };
 
 /// The tables of pipeline `p`. Store offsets are in the whole tensor (all heads) or, with

@@ -20,6 +20,8 @@
 
 #include "VerilogText.h"
 
+#include "rubick/attn/LaneSchedule.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -71,6 +73,9 @@ TopWriter::TopWriter(const TopParams& p, const AttentionTables& t, std::ostream&
   nrw = arch::bitsFor(p.l + 3 * N + 1);
   nlw = arch::bitsFor(p.dv + 1);
   nkw = arch::bitsFor((p.l + 2 * N) * p.dv + 1);
+  // A U_acc part's word (attn::accPartWords); its counter n_pk stays below (L / N + 3) x Dv.
+  kb = arch::bitsFor(attn::accPartWords(p.l, p.dv, N));
+  npw = arch::bitsFor(((p.l + N - 1) / N + 3) * p.dv + 1);
   unused = {"g1_busy", "g1_done", "g2_busy", "g2_done"};
   if (!p.memory)
     unused.insert(unused.end(), {"host_wbank", "host_rbank", "host_raddr", "host_wdata"});

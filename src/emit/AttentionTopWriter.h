@@ -39,9 +39,9 @@ struct TopWriter {
   int64_t period = 0;        // cycles between normalise groups
   std::vector<int64_t> lens; // phase lengths, in sequencer order
   // Widths: cnt; store addresses; host address and data; head and block counters; key index
-  // in a block and keys left; row and U_acc index; normalise counters.
+  // in a block and keys left; row, element of O and word of a U_acc part; normalise counters.
   int64_t cw = 1, qa = 1, ka = 1, va = 1, oa = 1, ha = 1, hd = 1, hw = 1, bw = 1, jb = 1, jl = 1,
-          rb = 1, eb = 1, pcw = 1, nrw = 1, nlw = 1, nkw = 1;
+          rb = 1, eb = 1, kb = 1, pcw = 1, nrw = 1, nlw = 1, nkw = 1, npw = 1;
 
   void moduleHeader();
   void sequencer();

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // The vector unit of the attention pipeline: everything row-wise between and after the two
 // GEMMs, bit-exact with ref::attentionFixed (docs/attention-numerics.md). The top feeds it W
-// lanes per cycle (one query row's in row max and exp, any elements in accumulate; one element
-// of each of min(W, L) rows in normalise) and does all addressing; this module holds the row state
-// and the arithmetic, per lane where each lane has its own element, reduced across the lanes where
-// they share a row (max and sum: order-independent, so any W gives the same bits). Memories are
-// read combinationally (they are small: L or L x Dv words).
+// lanes per cycle (one query row's in row max and exp; in accumulate, lane l the elements of
+// the rows i with i mod min(W, L) = l; one element of each of min(W, L) rows in normalise) and
+// does all addressing; this module holds the row state and the arithmetic, per lane where each lane
+// has its own element, reduced across the lanes where they share a row (max and sum:
+// order-independent, so any W gives the same bits). Memories are read combinationally (they are
+// small: L or L x Dv words).
 
 #include "VectorUnit.h"
 
 #include "VerilogText.h"
+
+#include "rubick/arch/Plan.h"
+#include "rubick/attn/LaneSchedule.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -33,10 +37,12 @@ std::string lane(const std::string& v, int64_t l, int64_t w) {
 std::string vectorModule(const VectorParams& v) {
   if (v.scoreBits > 32 || v.sumBits > 32 || v.accBits < v.resultBits || v.sumBits < 17)
     throw std::logic_error("vector unit: unsupported widths");
-  const int64_t rb = v.rowBits, eb = v.elemBits, sb = v.scoreBits, ub = v.resultBits,
-                lb = v.sumBits, ab = v.accBits, ob = v.outBits;
+  const int64_t rb = v.rowBits, sb = v.scoreBits, ub = v.resultBits, lb = v.sumBits, ab = v.accBits,
+                ob = v.outBits;
   const std::string f = std::to_string(v.expFrac);
   const int64_t W = v.lanes, N = v.normLanes;
+  // U_acc in N parts, one per normalise lane: a write and two read ports each, so a RAM.
+  const int64_t words = attn::accPartWords(v.rows, v.cols, N), kb = arch::bitsFor(words);
   std::ostringstream os;
   os << generatedBanner() << "// Vector unit of the attention pipeline " << v.name
      << ": per row i the running max\n"
@@ -50,11 +56,14 @@ std::string vectorModule(const VectorParams& v) {
      << "//     exp_valid; the counted lanes add to the row sum; at a\n"
      << "//     row's end l = rescale(l, alpha) + sum is written 2 cycles after exp_valid\n"
      << "//   accumulate: per lane U_acc = rescale(U_acc, alpha) + U, written 1 cycle after\n"
-     << "//     acc_valid\n"
+     << "//     acc_valid; U_acc is in " << N << " part(s): lane l holds the rows i = l mod " << N
+     << ",\n"
+     << "//     acc_k is the word (i / " << N
+     << ") * Dv + column in its lane's part (lanes >= " << N << " idle)\n"
      << "//   normalise, " << N << " lane(s): norm_start starts the reciprocal of each lane's row\n"
      << "//     norm_i; norm_ready pulses when they are held (34 cycles later; the next start may\n"
      << "//     come then); per lane o_value = sat(U_acc(norm_k) * recip / 2^32) 1 cycle after\n"
-     << "//     norm_valid\n"
+     << "//     norm_valid, norm_k the word in the lane's part as for acc_k\n"
      << "// first_block: the running values are not read (alpha = 0).\n"
      << "`default_nettype none\n\n"
      << "module " << v.name << "_vector (\n"
@@ -76,22 +85,24 @@ std::string vectorModule(const VectorParams& v) {
      << "  input  wire exp_row_end,\n"
      << "  output wire " << range(16 * W) << " exp_e,\n"
      << "  input  wire " << range(W) << " acc_valid,\n"
-     << "  input  wire " << range(W * eb) << " acc_k,\n"
+     << "  input  wire " << range(W * kb) << " acc_k,\n"
      << "  input  wire " << range(W * rb) << " acc_i,\n"
      << "  input  wire " << range(W * ub) << " acc_u,\n"
      << "  input  wire norm_start,\n"
      << "  input  wire " << range(N * rb) << " norm_i,\n"
      << "  output wire norm_ready,\n"
      << "  input  wire " << range(N) << " norm_valid,\n"
-     << "  input  wire " << range(N * eb) << " norm_k,\n"
+     << "  input  wire " << range(N * kb) << " norm_k,\n"
      << "  output wire " << range(N) << " o_valid,\n"
      << "  output wire " << range(N * ob) << " o_value\n"
      << ");\n\n";
 
   os << "  reg signed " << range(sb) << " m_mem [0:" << v.rows - 1 << "];\n"
      << "  reg [14:0] alpha_mem [0:" << v.rows - 1 << "];\n"
-     << "  reg signed " << range(lb) << " l_mem [0:" << v.rows - 1 << "];\n"
-     << "  reg signed " << range(ab) << " uacc_mem [0:" << v.rows * v.cols - 1 << "];\n\n";
+     << "  reg signed " << range(lb) << " l_mem [0:" << v.rows - 1 << "];\n";
+  for (int64_t n = 0; n < N; ++n)
+    os << "  reg signed " << range(ab) << " uacc_mem" << n << " [0:" << words - 1 << "];\n";
+  os << "\n";
 
   // Row max and alpha.
   os << "  // Row max: the block's maximum over the lanes in use (masked keys are not; every "
@@ -183,34 +194,34 @@ std::string vectorModule(const VectorParams& v) {
      << "  always @(posedge clk) if (l_ready) l_mem[l_i_q] <= l_scaled + $signed(total_q);\n\n";
 
   // Accumulate.
-  os << "  // U_acc = rescale(U_acc, alpha) + U, per lane (each lane its own element).\n";
-  std::string writes;
-  for (int64_t l = 0; l < W; ++l) {
+  os << "  // U_acc = rescale(U_acc, alpha) + U, per lane (each lane its own element and part).\n";
+  for (int64_t l = 0; l < N; ++l) {
     const std::string x = std::to_string(l);
-    const std::string k = lane("acc_k", l, eb);
+    const std::string k = lane("acc_k", l, kb);
+    const std::string u = "acc_u_q" + x;
     os << "  wire u_ready" << x << ";\n"
        << "  wire signed " << range(ab) << " u_scaled" << x << ";\n"
        << "  wire signed " << range(ab) << " u_old" << x << " = first_block ? " << slit(0, ab)
-       << " : uacc_mem[" << k << "];\n"
+       << " : uacc_mem" << x << "[" << k << "];\n"
        << "  rubick_scale #(.A_W(" << ab << "), .B_W(15), .SHIFT(15), .OUT_W(" << ab << ")) u_scale"
        << x << " (.clk(clk), .in_valid(acc_valid[" << x << "]), .a(u_old" << x << "), .b(alpha_mem["
        << lane("acc_i", l, rb) << "]), .out_valid(u_ready" << x << "), .out(u_scaled" << x
        << "));\n"
-       << "  reg " << range(eb) << " acc_k_q" << x << ";\n"
+       << "  reg " << range(kb) << " acc_k_q" << x << ";\n"
        << "  reg signed " << range(ub) << " acc_u_q" << x << ";\n"
        << "  always @(posedge clk) begin\n"
        << "    acc_k_q" << x << " <= " << k << ";\n"
        << "    acc_u_q" << x << " <= " << lane("acc_u", l, ub) << ";\n"
-       << "  end\n";
-    const std::string u = "acc_u_q" + x;
-    writes += "    if (u_ready" + x + ") uacc_mem[acc_k_q" + x + "] <= u_scaled" + x + " + " +
-              (ab == ub ? u
-                        : "{{" + std::to_string(ab - ub) + "{" + u + "[" + std::to_string(ub - 1) +
-                              "]}}, " + u + "}") +
-              ";\n";
+       << "  end\n"
+       << "  always @(posedge clk)\n"
+       << "    if (u_ready" << x << ") uacc_mem" << x << "[acc_k_q" << x << "] <= u_scaled" << x
+       << " + "
+       << (ab == ub ? u
+                    : "{{" + std::to_string(ab - ub) + "{" + u + "[" + std::to_string(ub - 1) +
+                          "]}}, " + u + "}")
+       << ";\n";
   }
-  // One process for all lanes: a memory written from several is not synthesisable.
-  os << "  always @(posedge clk) begin\n" << writes << "  end\n\n";
+  os << "\n";
 
   // Normalise.
   os << "  // O = U_acc / l, " << N
@@ -230,8 +241,8 @@ std::string vectorModule(const VectorParams& v) {
        << "  always @(posedge clk) if (recip_done" << x << ") recip_hold" << x << " <= recip" << x
        << ";\n"
        << "  rubick_scale #(.A_W(" << ab << "), .B_W(33), .SHIFT(32), .OUT_W(" << ob << ")) o_scale"
-       << x << " (.clk(clk), .in_valid(norm_valid[" << x << "]), .a(uacc_mem["
-       << lane("norm_k", n, eb) << "]), .b(recip_hold" << x << "), .out_valid(o_valid[" << x
+       << x << " (.clk(clk), .in_valid(norm_valid[" << x << "]), .a(uacc_mem" << x << "["
+       << lane("norm_k", n, kb) << "]), .b(recip_hold" << x << "), .out_valid(o_valid[" << x
        << "]), .out(" << lane("o_value", n, ob) << "));\n";
     unusedNorm += ", recip_busy" + x + (n ? ", recip_done" + x : "");
   }
@@ -239,6 +250,12 @@ std::string vectorModule(const VectorParams& v) {
   os << "  reg recip_done_q;\n"
      << "  always @(posedge clk) recip_done_q <= recip_done0;\n"
      << "  assign norm_ready = recip_done0 && !recip_done_q;\n\n";
+  // Lanes past the normalise lanes never accumulate (their rows are in no part).
+  if (W > N)
+    unusedNorm += ", acc_valid[" + std::to_string(W - 1) + ":" + std::to_string(N) + "], acc_k[" +
+                  std::to_string(W * kb - 1) + ":" + std::to_string(N * kb) + "], acc_i[" +
+                  std::to_string(W * rb - 1) + ":" + std::to_string(N * rb) + "], acc_u[" +
+                  std::to_string(W * ub - 1) + ":" + std::to_string(N * ub) + "]";
   os << "  // Bits that are deliberately unused (named *unused* for the linter).\n"
      << "  wire unused_ok = &{1'b0, alpha_q[15]" << unusedNorm <<
       [&] {

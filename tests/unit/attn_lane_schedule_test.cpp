@@ -27,12 +27,23 @@ void expectValid(const std::vector<LaneItem>& items, const LaneRows& rows, int64
   for (const std::vector<int64_t>& row : rows) {
     ASSERT_FALSE(row.empty());
     ASSERT_LE(int64_t(row.size()), lanes);
+    ASSERT_GE(row.back(), 0) << "a row ends in an idle lane";
+    std::vector<int64_t> used;
     for (size_t a = 0; a < row.size(); ++a) {
+      if (row[a] < 0) continue;
       const LaneItem& x = items[size_t(row[a])];
-      ++seen[size_t(row[a])];
-      EXPECT_EQ(x.group, items[size_t(row[0])].group) << "two query rows in one cycle";
-      for (size_t b = a + 1; b < row.size(); ++b) {
-        const LaneItem& y = items[size_t(row[b])];
+      if (x.lane >= 0) {
+        EXPECT_EQ(x.lane, int64_t(a)) << "an item out of its lane";
+      }
+      used.push_back(row[a]);
+    }
+    const int64_t group = items[size_t(used[0])].group;
+    for (size_t a = 0; a < used.size(); ++a) {
+      const LaneItem& x = items[size_t(used[a])];
+      ++seen[size_t(used[a])];
+      EXPECT_EQ(x.group, group) << "two query rows in one cycle";
+      for (size_t b = a + 1; b < used.size(); ++b) {
+        const LaneItem& y = items[size_t(used[b])];
         if (x.writeBank >= 0) {
           EXPECT_NE(x.writeBank, y.writeBank) << "two writes on one bank";
         }
@@ -42,8 +53,8 @@ void expectValid(const std::vector<LaneItem>& items, const LaneRows& rows, int64
       }
     }
     // Groups in order: never back to an earlier one.
-    EXPECT_GE(items[size_t(row[0])].group, lastGroup);
-    lastGroup = items[size_t(row[0])].group;
+    EXPECT_GE(group, lastGroup);
+    lastGroup = group;
   }
   for (size_t i = 0; i < items.size(); ++i)
     EXPECT_EQ(seen[i], 1) << "item " << i;
@@ -56,10 +67,12 @@ int64_t lowerBound(const std::vector<LaneItem>& items, int64_t lanes) {
     groups[x.group].push_back(&x);
   int64_t bound = 0;
   for (const auto& [g, xs] : groups) {
-    std::map<int64_t, int64_t> perBank;
+    std::map<int64_t, int64_t> perBank, perLane;
     int64_t worst = 0;
-    for (const LaneItem* x : xs)
+    for (const LaneItem* x : xs) {
       if (x->writeBank >= 0) worst = std::max(worst, ++perBank[x->writeBank]);
+      if (x->lane >= 0) worst = std::max(worst, ++perLane[x->lane]);
+    }
     bound += std::max<int64_t>(worst, (int64_t(xs.size()) + lanes - 1) / lanes);
   }
   return bound;
@@ -90,6 +103,20 @@ TEST(LaneSchedule, ConflictsGoToOtherCycles) {
   EXPECT_EQ(rows, (LaneRows{{0}, {1, 2}}));
 }
 
+TEST(LaneSchedule, FixedLanesKeepTheirItems) {
+  // Lane 1's items wait for lane 1 even while lane 0 has nothing; lane 0 and 1 never share a
+  // write bank in a cycle.
+  std::vector<LaneItem> f = {{0, -1, 0, 0, 1}, {0, -1, 0, 1, 1}, {0, -1, 0, 1, 0}};
+  LaneRows rows = laneSchedule(f, 2);
+  expectValid(f, rows, 2);
+  EXPECT_EQ(rows, (LaneRows{{2, 0}, {-1, 1}}));
+  // Items of any lane fill the idle lanes.
+  std::vector<LaneItem> m = {{0, -1, 0, -1, 1}, {0, -1, 0, -1, -1}, {0, -1, 0, -1, -1}};
+  rows = laneSchedule(m, 3);
+  EXPECT_EQ(rows, (LaneRows{{1, 0, 2}}));
+  EXPECT_THROW(laneSchedule(m, 1), std::logic_error);
+}
+
 TEST(LaneSchedule, ExploredPipelinesAreScheduledValidly) {
   tc::SemaOptions so;
   so.sizes = {{"L", 6, {}}, {"S", 10, {}}, {"D", 4, {}}, {"Dv", 5, {}}};
@@ -102,6 +129,20 @@ TEST(LaneSchedule, ExploredPipelinesAreScheduledValidly) {
   for (const PipelinePoint& pt : r.points) {
     const PassItems items = passItems(f, pt.g1, pt.g2, stageMaps(pt.g1), stageMaps(pt.g2));
     const PassSchedules s = schedulePasses(items, pt.lanes);
+    // Q, K and V in the lane of their store part: index mod W.
+    for (const auto& [xs, rows] : {std::pair{&items.query, &s.query}, std::pair{&items.key, &s.key},
+                                   std::pair{&items.value, &s.value}})
+      for (const std::vector<int64_t>& row : *rows)
+        for (size_t l = 0; l < row.size(); ++l)
+          if (row[l] >= 0) {
+            EXPECT_EQ((*xs)[size_t(row[l])].key % pt.lanes, int64_t(l));
+          }
+    // U in the lane of its accumulator part: row mod min(W, L).
+    for (const std::vector<int64_t>& row : s.result)
+      for (size_t l = 0; l < row.size(); ++l)
+        if (row[l] >= 0) {
+          EXPECT_EQ(items.result[size_t(row[l])].key % std::min<int64_t>(pt.lanes, 6), int64_t(l));
+        }
     for (const auto& [xs, rows] :
          {std::pair{&items.query, &s.query}, std::pair{&items.key, &s.key},
           std::pair{&items.value, &s.value}, std::pair{&items.score, &s.score},

@@ -128,6 +128,27 @@ TEST(EmitAttention, LanesWidenOnlyThePipelinesPorts) {
   EXPECT_NE(vec.find("u_scale3 "), std::string::npos);
 }
 
+TEST(EmitAttention, MemoriesReadByLanesAreSplitPerLane) {
+  // W = 4, L = 4, Dv = 2, blocks of 3 keys: Q (8 words, head offsets 0) is split in four parts;
+  // K's block offset (3 keys x 2 = 6 words) is no multiple of 4, so K stays whole; U_acc is in
+  // min(W, L) = 4 parts of one row each (2 words).
+  tc::Program p = program({{"H", 1}, {"L", 4}, {"S", 6}, {"D", 2}});
+  PipelineResult r = explore(p, 3, {4});
+  const PipelinePoint& pt = r.points.front();
+  std::map<std::string, std::string> byPath;
+  for (const emit::File& f : emit::attentionPackage(p, r.form, pt, "att"))
+    byPath[f.path] = f.content;
+  const std::string& top = byPath["rtl/att_top.v"];
+  EXPECT_NE(top.find("qmem3 [0:1];"), std::string::npos);
+  EXPECT_EQ(top.find("qmem [0:"), std::string::npos);
+  EXPECT_NE(top.find("kmem [0:11];"), std::string::npos);
+  EXPECT_EQ(top.find("kmem0 "), std::string::npos);
+  const std::string& vec = byPath["rtl/att_vector.v"];
+  EXPECT_NE(vec.find("uacc_mem3 [0:1];"), std::string::npos);
+  EXPECT_EQ(vec.find("uacc_mem4 "), std::string::npos);
+  EXPECT_EQ(vec.find("uacc_mem ["), std::string::npos);
+}
+
 TEST(EmitAttention, StimulusExpectsTheReferenceModelPerHead) {
   tc::Program p = program({{"H", 2}, {"L", 3}, {"S", 5}, {"D", 2}});
   AttentionForm f = recogniseAttention(p, nullptr);
