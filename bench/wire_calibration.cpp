@@ -29,6 +29,8 @@
 // at 2x2 and 36 s at 2x4, so the default sweep (GEMM 4^3 on 2x2 and 2x4: 27 designs) takes about
 // 15 minutes on an idle 2-core machine (22 and 33 minutes measured beside other jobs).
 
+#include "rank_correlation.h"
+
 #include "rubick/dse/Explore.h"
 #include "rubick/dse/Select.h"
 #include "rubick/emit/Package.h"
@@ -68,39 +70,7 @@ struct Sample {
   double span = 0;                   // sp4/sp12 segments of the data nets
 };
 
-// Ranks with ties averaged, for Spearman's coefficient (as bench/proxy_calibration).
-std::vector<double> ranks(const std::vector<double>& x) {
-  std::vector<size_t> order(x.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return x[a] < x[b]; });
-  std::vector<double> r(x.size());
-  for (size_t i = 0; i < order.size();) {
-    size_t j = i;
-    while (j + 1 < order.size() && x[order[j + 1]] == x[order[i]])
-      ++j;
-    for (size_t k = i; k <= j; ++k)
-      r[order[k]] = (double(i) + double(j)) / 2 + 1;
-    i = j + 1;
-  }
-  return r;
-}
-
-double pearson(const std::vector<double>& a, const std::vector<double>& b) {
-  const double n = double(a.size());
-  const double ma = std::accumulate(a.begin(), a.end(), 0.0) / n;
-  const double mb = std::accumulate(b.begin(), b.end(), 0.0) / n;
-  double sab = 0, saa = 0, sbb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) * (a[i] - ma);
-    sbb += (b[i] - mb) * (b[i] - mb);
-  }
-  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
-}
-
-double spearman(const std::vector<double>& a, const std::vector<double>& b) {
-  return pearson(ranks(a), ranks(b));
-}
+using rubick::bench::spearman;
 
 // A scratch directory, removed however the design's run ends.
 struct Scratch {
