@@ -86,7 +86,7 @@ errors)
   expect_error different_options "are shards of different runs (other options or inputs)" merge "$dir/other"
   run explore "${small[@]}" --shard 0/2 --shard-dir "$dir/partial" -q
   cp "$s/explore-shard-1-of-4.jsonl" "$dir/partial/"
-  expect_error different_counts "are shards of different runs (2 and 4 shards)" merge "$dir/partial"
+  expect_error different_counts "are shards of different runs (4 and 2 shards)" merge "$dir/partial"
   head -n 3 "$s/explore-shard-3-of-4.jsonl" >"$dir/two/explore-shard-3-of-4.jsonl"
   rm "$dir/two/explore-shard-1-of-4.jsonl"
   expect_error incomplete "explore-shard-3-of-4.jsonl: error: incomplete" merge "$dir/two"
@@ -96,7 +96,9 @@ errors)
   expect_error bad_shard "I counts from 0" explore "${small[@]}" --shard 4/4 --shard-dir "$dir/bad" -q
   expect_error shard_without_dir "--shard I/N and --shard-dir DIR go together" explore "${small[@]}" --shard 0/4 -q
   expect_error shard_with_csv "give --json, --csv, --plot and --synth-top to \`rubick merge\`" explore "${small[@]}" --shard 0/4 --shard-dir "$s" --csv "$dir/x.csv" -q
-  expect_error empty_dir "no explore shard files" merge "$dir/bad_empty_dir_does_not_exist"
+  mkdir -p "$dir/empty"
+  expect_error empty_dir "no explore shard files (explore-shard-I-of-N.jsonl) in $dir/empty" merge "$dir/empty"
+  expect_error not_a_dir "not a directory of explore shards" merge "$dir/does_not_exist"
   ;;
 *)
   echo "usage: $0 RUBICK identical|errors"
