@@ -66,7 +66,7 @@ Action addMergeCommand(CLI::App& app) {
               "runs it; a shard given twice or one of another run (other options, inputs or\n"
               "rubick version) is refused. Run merge where the shards ran: the program and\n"
               "target files their options name must be the same. The table, --json, --csv and\n"
-              "--plot are byte for byte the unsharded run's (only stderr's timing differs). "
+              "--plot are byte for byte the unsharded run's (only stderr's timing differs).\n"
               "docs/scale.md explains sharding.");
   cmd->add_option("DIR", o->dirs, "Directories holding explore-shard-I-of-N.jsonl files")
       ->required();
