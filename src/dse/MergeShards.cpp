@@ -77,7 +77,7 @@ std::string rerunHint(const ShardHeader& h, Shard s, const std::string& dir) {
 
 } // namespace
 
-std::vector<ShardContents> readShardSet(const std::vector<std::string>& dirs) {
+std::vector<ShardContents> readShardSet(const std::vector<std::string>& dirs, bool rows) {
   static const std::regex name(R"(explore-shard-([0-9]+)-of-([0-9]+)\.jsonl)");
   std::vector<ShardContents> all;
   for (const std::string& dir : dirs) {
@@ -88,7 +88,7 @@ std::vector<ShardContents> readShardSet(const std::vector<std::string>& dirs) {
       if (std::regex_match(e.path().filename().string(), name)) paths.push_back(e.path().string());
     std::sort(paths.begin(), paths.end());
     for (const std::string& p : paths) {
-      all.push_back(readShardFile(p));
+      all.push_back(readShardFile(p, rows));
       const ShardContents& c = all.back();
       if (fs::path(p).filename() != shardFileName(c.header.shard))
         throw Error(p, "holds shard " + toString(c.header.shard) + " under another shard's name");

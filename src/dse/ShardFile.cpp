@@ -90,7 +90,7 @@ std::string shardEndLine(const ShardResult& r) {
   return line(json{{"end", true}, {"stats", r.result.stats}, {"item_designs", r.itemDesigns}});
 }
 
-ShardContents readShardFile(const std::string& path) {
+ShardContents readShardFile(const std::string& path, bool rows) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path, "cannot read this shard file");
   ShardContents c;
@@ -104,6 +104,7 @@ ShardContents readShardFile(const std::string& path) {
   while (std::getline(in, text)) {
     ++lineNo;
     if (ended) throw bad("text after the end line");
+    if (!rows && lineNo > 1 && text.rfind("{\"csv\":", 0) == 0) continue; // a row line
     json j;
     try {
       j = json::parse(text);

@@ -21,7 +21,7 @@ struct MergeCli {
 };
 
 int runMerge(const MergeCli& o) {
-  const std::vector<dse::ShardContents> shards = dse::readShardSet(o.dirs);
+  const std::vector<dse::ShardContents> shards = dse::readShardSet(o.dirs, !o.csv.empty());
   const dse::ShardHeader& h = shards.front().header;
   if (h.version != RUBICK_VERSION)
     throw Error("merge", "the shards were written by rubick " + h.version + ", this is rubick " +

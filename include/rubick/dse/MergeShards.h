@@ -15,8 +15,8 @@ namespace rubick::dse {
 /// The shard files (explore-shard-*-of-*.jsonl) in `dirs`, read and checked to be one complete
 /// set of one run: every shard 0..N-1 exactly once, the same version, options and fingerprint.
 /// Throws rubick::Error naming the missing or duplicated shard, or the files that disagree.
-/// Sorted by shard index.
-std::vector<ShardContents> readShardSet(const std::vector<std::string>& dirs);
+/// Sorted by shard index. Without `rows`, the CSV rows are not read (mergedCsvRows needs them).
+std::vector<ShardContents> readShardSet(const std::vector<std::string>& dirs, bool rows = true);
 
 /// The explore result of the whole set (as explore() with the same options and keepBest
 /// returns it, `order` in the whole search order). Throws rubick::Error when the shards do not

@@ -47,6 +47,7 @@ struct ShardContents {
 };
 
 /// Reads a shard file; throws rubick::Error naming the path (and line) when it is not one.
-ShardContents readShardFile(const std::string& path);
+/// Without `rows`, the row lines are skipped unread (most of the file: merge without --csv).
+ShardContents readShardFile(const std::string& path, bool rows = true);
 
 } // namespace rubick::dse
