@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rubick/dse/Explore.h"
+#include "rubick/dse/Shard.h"
 
 #include "ExploreCommon.h"
 #include "ShapeCaches.h"
@@ -85,7 +86,12 @@ bool forShape(const StatementView& v, const Dataflow& d, const ArrayShape& s) {
   return k >= std::min<size_t>(3, usable) || k == dataflow::arraySpan(s.p, s.q);
 }
 
-ExploreResult explore(const StatementView& v, const ExploreOptions& given) {
+namespace {
+
+// explore(), or one shard of it (the items `shard` does not own are left out; `sharded`
+// receives what the shard's file needs).
+ExploreResult run(const StatementView& v, const ExploreOptions& given, Shard shard,
+                  ShardResult* sharded) {
   InterruptScope interruptible; // a signal unwinds from the search (runParallel polls)
   // The program's widths where the caller gives none (the CLI always does).
   ExploreOptions filled;
@@ -114,7 +120,7 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& given) {
       c.arrays.size() * nm, o,
       [&](size_t i) {
         Batch b;
-        if (forShape(v, matrices[i % nm].dataflow, c.arrays[i / nm]))
+        if (shard.owns(i) && forShape(v, matrices[i % nm].dataflow, c.arrays[i / nm]))
           costMatrix(v, o, c.arrays[i / nm], matrices[i % nm], b, caches.take(i / nm).get());
         caches.done(i / nm);
         collect.add(i, std::move(b));
@@ -132,6 +138,13 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& given) {
         return dataflow::toSpec(d, v) + " on " + std::to_string(d.p) + "x" + std::to_string(d.q);
       },
       "design");
+  if (sharded) {
+    sharded->items = c.arrays.size() * nm;
+    const std::vector<size_t>& found = collect.itemDesigns();
+    for (size_t i = 0; i < found.size(); ++i)
+      if (shard.owns(i)) sharded->itemDesigns.emplace_back(i, found[i]);
+    return res; // the stats of what it searched: merge sums them
+  }
   if (res.points.empty() && o.prune) {
     // Pruned candidates were never counted: recount without pruning to name the culprit.
     ExploreOptions unpruned = o;
@@ -141,6 +154,18 @@ ExploreResult explore(const StatementView& v, const ExploreOptions& given) {
     res.stats = explore(v, unpruned).stats;
   }
   return res;
+}
+
+} // namespace
+
+ExploreResult explore(const StatementView& v, const ExploreOptions& o) {
+  return run(v, o, Shard{}, nullptr);
+}
+
+ShardResult exploreShard(const StatementView& v, const ExploreOptions& o, Shard s) {
+  ShardResult r;
+  r.result = run(v, o, s, &r);
+  return r;
 }
 
 } // namespace rubick::dse

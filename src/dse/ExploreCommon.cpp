@@ -252,6 +252,7 @@ void Collector::take(Batch& b) {
       all_.push_back(std::move(d));
   }
   designs_ += b.designs;
+  itemDesigns_.push_back(b.designs);
 }
 
 void Collector::fold(DesignPoint&& d, bool localFront) {

@@ -63,6 +63,8 @@ public:
   void finish(ExploreResult& res);
   /// Designs found so far (for progress), from any thread.
   const std::atomic<size_t>& found() const { return found_; }
+  /// Designs of each work item, by index (complete once every item is added).
+  const std::vector<size_t>& itemDesigns() const { return itemDesigns_; }
 
 private:
   void take(Batch& b);
@@ -76,6 +78,7 @@ private:
   size_t next_ = 0;
   std::atomic<size_t> found_{0};
   size_t designs_ = 0;
+  std::vector<size_t> itemDesigns_;
   ExploreStats stats_;
   std::vector<DesignPoint> all_;   // keepBest 0
   std::vector<DesignPoint> best_;  // keepBest N: the best N so far (up to 2N before a trim)

@@ -11,7 +11,9 @@
 
 #include "rubick/arch/Buildable.h"
 #include "rubick/arch/SelectBuildable.h"
+#include "rubick/dse/MergeShards.h"
 #include "rubick/dse/Report.h"
+#include "rubick/dse/ShardFile.h"
 #include "rubick/dse/Target.h"
 #include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
@@ -39,6 +41,9 @@ struct ExploreCli {
   size_t synthTop = 0;                       // --synth-top N: synthesise the N best
   std::string synthFlows = "generic,xilinx"; // --synth-flows
   bool quiet = false, force = false;
+  std::string shard, shardDir;   // --shard I/N --shard-dir DIR (docs/scale.md)
+  std::vector<std::string> args; // the command line after `explore` (a shard's file names it)
+  const std::vector<dse::ShardContents>* merged = nullptr; // `rubick merge`: the shards' result
 };
 
 // How rubick recognises the files it wrote, so a second run may replace them
@@ -122,9 +127,105 @@ int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
   return 0;
 }
 
+// The options that name a run, for a shard's header: the command line less what only says
+// where or how fast this shard runs.
+std::vector<std::string> shardOptions(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--shard" || a == "--shard-dir" || a == "--threads") {
+      ++i; // and its value
+      continue;
+    }
+    if (a.rfind("--shard=", 0) == 0 || a.rfind("--shard-dir=", 0) == 0 ||
+        a.rfind("--threads=", 0) == 0 || a == "-q" || a == "--quiet" || a == "--force")
+      continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+// A shard's file: its header, a row per design as the search finds it, then the designs it
+// kept and its statistics (rubick/dse/ShardFile.h). Written atomically, like --csv.
+int runShard(const ExploreCli& o, const dataflow::StatementView& v, dse::ExploreOptions eo,
+             std::chrono::steady_clock::time_point started) {
+  dse::Shard shard;
+  try {
+    shard = dse::parseShard(o.shard);
+  } catch (const std::invalid_argument& e) {
+    throw Error("--shard", e.what());
+  }
+  const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
+  std::error_code ec;
+  std::filesystem::create_directories(o.shardDir, ec);
+  if (!std::filesystem::is_directory(o.shardDir))
+    throw Error(o.shardDir, "cannot create this --shard-dir directory");
+  const std::string path = (std::filesystem::path(o.shardDir) / dse::shardFileName(shard)).string();
+  checkOutputFile(path, dse::kShardSignature, how);
+  dse::ShardHeader h;
+  h.shard = shard;
+  h.version = RUBICK_VERSION;
+  h.options = shardOptions(o.args);
+  h.fingerprint = dse::shardFingerprint(h.version, h.options);
+  StreamedFile file(path);
+  // The items are known once the space-time matrices are: the header is written last of all
+  // into its own line, so the rows stream into a second temporary meanwhile.
+  const std::string csvHeader = dse::toCsv(v, {}, eo.constraints.memory.enabled());
+  StreamedFile body(path + ".rows");
+  eo.keepBest = std::max<size_t>(o.top, 1);
+  eo.onDesign = [&](const dse::DesignPoint& d) {
+    body.write(dse::shardRowLine(
+        d.order, dse::toCsv(v, {d}, eo.constraints.memory.enabled()).substr(csvHeader.size())));
+  };
+  Progress progress(o.quiet);
+  struct ClearBar {
+    Progress& p;
+    ~ClearBar() { p.finish(); }
+  } clearBar{progress};
+  eo.progress = [&](size_t done, size_t total, size_t designs) {
+    progress.update(done, total, designs);
+    body.check();
+  };
+  const dse::ShardResult r = dse::exploreShard(v, eo, shard);
+  progress.finish();
+  h.items = r.items;
+  file.write(dse::shardHeaderLine(h));
+  body.flush();
+  std::string chunk(size_t(1) << 20, '\0');
+  for (uint64_t at = 0; at < body.size();) {
+    const size_t got = body.readAt(at, chunk.data(), chunk.size());
+    if (got == 0) throw Error(body.temporaryPath(), "shorter than written");
+    file.write(std::string_view(chunk.data(), got));
+    at += got;
+  }
+  for (const dse::DesignPoint& d : r.result.points)
+    file.write(dse::shardDesignLine(d));
+  file.write(dse::shardEndLine(r));
+  commitOutputFile(file, dse::kShardSignature, how);
+  size_t owned = r.itemDesigns.size();
+  std::cout << "shard " << dse::toString(shard) << ": " << r.result.stats.designs
+            << " designs from " << owned << " of " << r.items << " work items, written to " << path
+            << " (combine the shards with `rubick merge " << o.shardDir << "`)\n";
+  std::cout.flush();
+  if (!o.quiet) {
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::fprintf(stderr, "rubick: %s\n",
+                 summaryLine(r.result.stats.candidates, r.result.stats.designs, secs).c_str());
+  }
+  return 0;
+}
+
 int runExplore(const ExploreCli& o) {
   auto started = std::chrono::steady_clock::now();
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
+  const bool sharding = !o.shard.empty() || !o.shardDir.empty();
+  if (sharding) {
+    if (o.shard.empty() || o.shardDir.empty())
+      throw Error("--shard", "--shard I/N and --shard-dir DIR go together");
+    if (!o.json.empty() || !o.csv.empty() || !o.plot.empty() || o.synthTop > 0)
+      throw Error("--shard", "a shard writes only its file: give --json, --csv, --plot and "
+                             "--synth-top to `rubick merge`");
+  }
   if (!o.json.empty()) checkOutputFile(o.json, kJsonSignature, how); // before the search
   if (!o.csv.empty()) checkOutputFile(o.csv, kCsvSignature, how);
   if (!o.plot.empty()) checkOutputFile(o.plot, kSvgSignature, how);
@@ -134,6 +235,7 @@ int runExplore(const ExploreCli& o) {
   // there is a memory system (docs/fusion.md); otherwise the attention form's error stands.
   const workload::Workload w = workload::recognise(prog, req);
   if (w.kind == workload::Kind::Attention || w.kind == workload::Kind::Chain) {
+    if (sharding) throw Unsupported("--shard", "attention programs and chains are not sharded yet");
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty() || o.synthTop > 0)
       throw Error("explore",
                   "--json, --csv, --plot and --synth-top are for single statements (use --stmt)");
@@ -160,7 +262,9 @@ int runExplore(const ExploreCli& o) {
     if (!o.quiet)
       so.progress = [](const std::string& what) { std::cerr << "rubick: " << what << "\n"; };
   }
+  if (pim.enabled() && sharding) throw Unsupported("--shard", "PIM targets are not sharded yet");
   if (pim.enabled()) return runPim(o, prog, stmt, v, eo, pim, targetName);
+  if (sharding) return runShard(o, v, eo, started);
   if (!o.compare.empty())
     throw Error("--compare-target", "goes with a PIM target (--target with a 'pim' object)");
   const dse::Constraints& c = eo.constraints;
@@ -175,7 +279,7 @@ int runExplore(const ExploreCli& o) {
   // takes every design as it is found, straight to its temporary file.
   eo.keepBest = std::max<size_t>(o.top, 1);
   std::unique_ptr<dse::CsvFile> csv;
-  if (!o.csv.empty()) {
+  if (!o.csv.empty() && !o.merged) {
     csv = std::make_unique<dse::CsvFile>(v, o.csv, c.memory.enabled());
     eo.onDesign = [&](const dse::DesignPoint& d) { csv->add(d); };
   }
@@ -183,7 +287,8 @@ int runExplore(const ExploreCli& o) {
     progress.update(done, total, designs);
     if (csv) csv->check(); // a full disk stops the search at once
   };
-  dse::ExploreResult r = dse::explore(v, eo);
+  dse::ExploreResult r =
+      o.merged ? dse::mergeShards(*o.merged, eo.objective, eo.keepBest) : dse::explore(v, eo);
   progress.finish();
   if (r.points.empty())
     throw Error("explore", "no design satisfies the constraints; " + r.mostRestrictive());
@@ -193,6 +298,9 @@ int runExplore(const ExploreCli& o) {
   // CSV holds every design, in search order. The CSV is finished first: its ID check may
   // still fail, and then nothing is written.
   if (csv) csv->finish(r.points);
+  const std::string mergedCsv = o.merged && !o.csv.empty() ? dse::toCsv(v, {}, c.memory.enabled()) +
+                                                                 dse::mergedCsvRows(*o.merged, r)
+                                                           : "";
   if (!o.json.empty()) {
     std::vector<dse::DesignPoint> chosen;
     for (size_t i = 0; i < r.points.size(); ++i)
@@ -200,6 +308,7 @@ int runExplore(const ExploreCli& o) {
     writeOutputFile(o.json, dse::toJson(prog, v, chosen, eo), kJsonSignature, how);
   }
   if (csv) commitOutputFile(csv->file(), kCsvSignature, how);
+  if (o.merged && !o.csv.empty()) writeOutputFile(o.csv, mergedCsv, kCsvSignature, how);
   if (!o.plot.empty())
     writeOutputFile(o.plot, dse::paretoSvg(v, r.points, eo.objective), kSvgSignature, how);
 
@@ -251,8 +360,13 @@ int runExplore(const ExploreCli& o) {
 
 } // namespace
 
-Action addExploreCommand(CLI::App& app) {
+Action addExploreCommand(CLI::App& app, const std::vector<std::string>& args,
+                         const std::vector<dse::ShardContents>* merged) {
   auto o = std::make_shared<ExploreCli>();
+  o->merged = merged;
+  // The words after `explore` (the first one: no option of rubick's takes it as its value).
+  const auto at = std::find(args.begin() + (args.empty() ? 0 : 1), args.end(), "explore");
+  if (at != args.end()) o->args.assign(at + 1, args.end());
   CLI::App* cmd = app.add_subcommand(
       "explore", "Every legal dataflow for a PE array, with latency, wires and buffer, ranked");
   cmd->footer(
@@ -263,7 +377,10 @@ Action addExploreCommand(CLI::App& app) {
       "  rubick explore examples/gemv.tc --size M=4096,N=4096 --target designs/targets/aim.json\n"
       "  rubick explore examples/mlp.tc --mem-bandwidth 16 --buffer-kib 64   a chain, fused\n"
       "  rubick explore examples/gemm.tc --size M=4,N=4,K=4 --array 2x2 --synth-top 2\n"
-      "      the two best also synthesised: gates, 7-series LUTs and DSPs beside the proxy\n\n"
+      "      the two best also synthesised: gates, 7-series LUTs and DSPs beside the proxy\n"
+      "  rubick explore examples/gemm.tc --size M=16,N=16,K=16 --shard 0/2 --shard-dir shards\n"
+      "  rubick explore examples/gemm.tc --size M=16,N=16,K=16 --shard 1/2 --shard-dir shards\n"
+      "      the search in two halves (anywhere; gather the files), for `rubick merge shards`\n\n"
       "Defaults: an 8x8 array, all 14 access entries, no fan-out, port or buffer limit, the\n"
       "program's element types, objective latency, the top 20 designs. A target file sets\n"
       "constraints; flags override it. Designs keep their ID across runs, and the table's\n"
@@ -305,6 +422,13 @@ Action addExploreCommand(CLI::App& app) {
                   "table (default: logic-die.json beside the target, when there; 'none': no "
                   "comparison)")
       ->type_name("FILE");
+  cmd->add_option("--shard", o->shard,
+                  "Search only shard I of N (I from 0) and write its file into --shard-dir; "
+                  "`rubick merge` combines the N files (docs/scale.md)")
+      ->type_name("I/N");
+  cmd->add_option("--shard-dir", o->shardDir,
+                  "Where --shard writes explore-shard-I-of-N.jsonl (created when missing)")
+      ->type_name("DIR");
   cmd->add_flag("--force", o->force,
                 "Overwrite existing --json/--csv/--plot files even when rubick did not write them");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar or timing on stderr");

@@ -45,8 +45,9 @@ int main(int argc, char** argv) {
       "error; 130 interrupted. docs/user-guide.md lists them.");
 
   std::map<std::string, Action> actions;
-  actions["explore"] = addExploreCommand(app);
   const std::vector<std::string> args(argv, argv + argc);
+  actions["explore"] = addExploreCommand(app, args);
+  actions["merge"] = addMergeCommand(app);
   actions["emit"] = addEmitCommand(app, args);
   actions["verify"] = addVerifyCommand(app);
   actions["dump"] = addDumpCommand(app);

@@ -46,7 +46,7 @@ collect() {
       }' "$f"
   done
   local sub
-  for sub in explore emit verify dump synth; do
+  for sub in explore merge emit verify dump synth; do
     # Footer lines are "  rubick ...", maybe continued with '\', maybe followed by three or
     # more spaces and a description.
     "$rubick" "$sub" --help | awk -v file="rubick $sub --help" '
