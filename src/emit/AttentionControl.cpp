@@ -188,14 +188,35 @@ void TopWriter::stores() {
   store("qmem", t.splitQuery, p.qBits, p.qSize, qa, 1);
   store("kmem", t.splitKey, p.kBits, p.kSize, ka, 2);
   store("vmem", t.splitValue, p.vBits, p.vSize, va, 3);
-  os << "  reg " << range(p.oBits) << " omem [0:" << p.oSize - 1 << "];\n"
-     << "  // Host reads: O only; the word arrives the cycle after host_re.\n"
+  // O: element a (row a / Dv of all heads' rows) in part row mod N at word
+  // (row / N) x Dv + a mod Dv, when split (TopWriter::splitO).
+  std::string oRead = "      o_rd <= omem[host_raddr[" + std::to_string(oa - 1) + ":0]];\n";
+  if (!splitO) {
+    os << "  reg " << range(p.oBits) << " omem [0:" << p.oSize - 1 << "];\n";
+  } else {
+    os << "  // omem in " << N << " parts by row mod " << N << ".\n";
+    for (int64_t n = 0; n < N; ++n)
+      os << "  reg " << range(p.oBits) << " omem" << n << " [0:" << p.oSize / N - 1 << "];\n";
+    std::string word = "{";
+    if (oa > odb + onb)
+      word += "host_raddr[" + std::to_string(oa - 1) + ":" + std::to_string(odb + onb) + "]";
+    if (odb > 0)
+      word += std::string(word.size() > 1 ? ", " : "") + "host_raddr[" + std::to_string(odb - 1) +
+              ":0]";
+    os << "  wire " << range(onb) << " o_rpart = host_raddr[" << odb + onb - 1 << ":" << odb
+       << "];\n"
+       << "  wire " << range(opw) << " o_rword = " << word << "};\n";
+    oRead = "      case (o_rpart)\n";
+    for (int64_t n = 0; n < N; ++n)
+      oRead += "        " + ulit(n, onb) + ": o_rd <= omem" + std::to_string(n) + "[o_rword];\n";
+    oRead += "      endcase\n";
+  }
+  os << "  // Host reads: O only; the word arrives the cycle after host_re.\n"
      << "  reg " << range(p.oBits) << " o_rd;\n"
      << "  reg o_sel;\n"
      << "  always @(posedge clk) begin\n"
      << "    if (host_re && !busy) begin\n"
-     << "      o_rd <= omem[host_raddr[" << oa - 1 << ":0]];\n"
-     << "      o_sel <= (host_rtensor == 2'd0);\n"
+     << oRead << "      o_sel <= (host_rtensor == 2'd0);\n"
      << "    end\n"
      << "  end\n"
      << "  assign host_rdata = o_sel ? " << zext("o_rd", p.oBits, hd) << " : " << ulit(0, hd)

@@ -178,11 +178,19 @@ void TopWriter::normalisePass() {
   // Per lane: its row (0 past the last row) and element (0 when not valid), so that the vector
   // unit's memories are never read out of range. O goes to the store at the head's offset, or
   // with a memory to the half of O's buffer the pipeline owns.
-  const int64_t oab = p.memory ? bufferIndexBits(p.oBuf) : oa;
-  const std::string oMem = p.memory ? p.oBuf.id + "_buf" : "omem";
-  auto oIndex = [&](const std::string& k) {
-    return p.memory ? "{" + p.oBuf.id + "_half, " + zext(k, eb, oab - 1) + "}"
-                    : "ohb + " + zext(k, eb, oa);
+  // A split O store's part n is written by lane n at the head's part offset plus the lane's
+  // word in its U_acc part (the same rows).
+  const int64_t oab = p.memory ? bufferIndexBits(p.oBuf) : splitO ? opw : oa;
+  auto oMem = [&](const std::string& x) {
+    return p.memory ? p.oBuf.id + "_buf" : splitO ? "omem" + x : "omem";
+  };
+  auto oIndex = [&](const std::string& x) {
+    const std::string k = "n_kv" + x;
+    if (p.memory) return "{" + p.oBuf.id + "_half, " + zext(k, eb, oab - 1) + "}";
+    if (splitO)
+      return "ohb[" + std::to_string(oa - 1) + ":" + std::to_string(onb) + "] + " +
+             zext("n_pkv" + x, kb, opw);
+    return "ohb + " + zext(k, eb, oa);
   };
   std::string oWrites;
   for (int64_t n = 0; n < N; ++n) {
@@ -192,13 +200,14 @@ void TopWriter::normalisePass() {
        << ") ? n_row" << x << "[" << rb - 1 << ":0] : " << ulit(0, rb) << ";\n"
        << "  wire " << range(nkw) << " n_k" << x << " = n_k + " << ulit(n * p.dv, nkw) << ";\n"
        << "  wire n_v" << x << " = n_valid && (n_k" << x << " < " << ulit(p.l * p.dv, nkw) << ");\n"
-       << "  wire " << range(eb) << " n_kv" << x << " = n_v" << x << " ? n_k" << x << "[" << eb - 1
-       << ":0] : " << ulit(0, eb) << ";\n"
+       << (splitO ? ""
+                  : "  wire " + range(eb) + " n_kv" + x + " = n_v" + x + " ? n_k" + x + "[" +
+                        std::to_string(eb - 1) + ":0] : " + ulit(0, eb) + ";\n")
        << "  wire " << range(kb) << " n_pkv" << x << " = n_v" << x << " ? n_pk[" << kb - 1
        << ":0] : " << ulit(0, kb) << ";\n"
        << "  reg " << range(oab) << " o_addr1_" << x << ";\n"
-       << "  always @(posedge clk) o_addr1_" << x << " <= " << oIndex("n_kv" + x) << ";\n";
-    oWrites += "    if (o_valid[" + x + "]) " + oMem + "[o_addr1_" + x +
+       << "  always @(posedge clk) o_addr1_" << x << " <= " << oIndex(x) << ";\n";
+    oWrites += "    if (o_valid[" + x + "]) " + oMem(x) + "[o_addr1_" + x +
                "] <= " + slice("o_value", n, p.oBits, p.oBits) + ";\n";
     unused.push_back("n_row" + x);
     unused.push_back("n_k" + x);

@@ -76,6 +76,12 @@ TopWriter::TopWriter(const TopParams& p, const AttentionTables& t, std::ostream&
   // A U_acc part's word (attn::accPartWords); its counter n_pk stays below (L / N + 3) x Dv.
   kb = arch::bitsFor(attn::accPartWords(p.l, p.dv, N));
   npw = arch::bitsFor(((p.l + N - 1) / N + 3) * p.dv + 1);
+  auto log2 = [](int64_t x) { return x & (x - 1) ? -1 : arch::bitsFor(x) - (x == 1); };
+  onb = log2(N);
+  odb = log2(p.dv);
+  opw = oa - onb;
+  splitO = !p.memory && N >= 2 && onb > 0 && odb >= 0 && p.l % N == 0 && p.oSize / N >= 2 &&
+           arch::bitsFor(p.oSize / N) == opw && kb <= opw;
   unused = {"g1_busy", "g1_done", "g2_busy", "g2_done"};
   if (!p.memory)
     unused.insert(unused.end(), {"host_wbank", "host_rbank", "host_raddr", "host_wdata"});

@@ -42,6 +42,11 @@ struct TopWriter {
   // in a block and keys left; row, element of O and word of a U_acc part; normalise counters.
   int64_t cw = 1, qa = 1, ka = 1, va = 1, oa = 1, ha = 1, hd = 1, hw = 1, bw = 1, jb = 1, jl = 1,
           rb = 1, eb = 1, kb = 1, pcw = 1, nrw = 1, nlw = 1, nkw = 1, npw = 1;
+  // The O store in N parts, part n holding the rows n mod N (normalise lane n writes only it):
+  // without a memory, for N and Dv powers of two and N dividing L, so that the host's address
+  // splits into part and word by its bits: log2 N and log2 Dv, and the part's word width.
+  bool splitO = false;
+  int64_t onb = 0, odb = 0, opw = 1;
 
   void moduleHeader();
   void sequencer();

@@ -129,9 +129,9 @@ TEST(EmitAttention, LanesWidenOnlyThePipelinesPorts) {
 }
 
 TEST(EmitAttention, MemoriesReadByLanesAreSplitPerLane) {
-  // W = 4, L = 4, Dv = 2, blocks of 3 keys: Q (8 words, head offsets 0) is split in four parts;
-  // K's block offset (3 keys x 2 = 6 words) is no multiple of 4, so K stays whole; U_acc is in
-  // min(W, L) = 4 parts of one row each (2 words).
+  // W = 4, L = 4, Dv = 2, blocks of 3 keys: Q (8 words, head offsets 0) is split in four parts,
+  // and so is O (by row); K's block offset (3 keys x 2 = 6 words) is no multiple of 4, so K
+  // stays whole; U_acc is in min(W, L) = 4 parts of one row each (2 words).
   tc::Program p = program({{"H", 1}, {"L", 4}, {"S", 6}, {"D", 2}});
   PipelineResult r = explore(p, 3, {4});
   const PipelinePoint& pt = r.points.front();
@@ -143,6 +143,9 @@ TEST(EmitAttention, MemoriesReadByLanesAreSplitPerLane) {
   EXPECT_EQ(top.find("qmem [0:"), std::string::npos);
   EXPECT_NE(top.find("kmem [0:11];"), std::string::npos);
   EXPECT_EQ(top.find("kmem0 "), std::string::npos);
+  // O (4 rows of 2) in four parts of one row each, written by one normalise lane each.
+  EXPECT_NE(top.find("omem3 [0:1];"), std::string::npos);
+  EXPECT_EQ(top.find("omem [0:"), std::string::npos);
   const std::string& vec = byPath["rtl/att_vector.v"];
   EXPECT_NE(vec.find("uacc_mem3 [0:1];"), std::string::npos);
   EXPECT_EQ(vec.find("uacc_mem4 "), std::string::npos);
