@@ -15,6 +15,7 @@
 // table as JSON for designs/.
 
 #include "rank_correlation.h"
+#include "role_designs.h"
 
 #include "rubick/dse/CostModel.h"
 #include "rubick/dse/Explore.h"
@@ -112,14 +113,8 @@ int main(int argc, char** argv) {
     std::vector<Sample> samples;
     const auto started = std::chrono::steady_clock::now();
     for (const auto& [p, q] : std::vector<std::pair<int64_t, int64_t>>{{2, 2}, {2, 4}, {4, 4}}) {
-      dse::ExploreOptions o;
-      o.constraints.arrays = {{p, q}};
-      for (const dataflow::AccessView& a : v.accesses)
-        o.constraints.elementBits.push_back(tc::bitWidth(prog.tensors[a.tensor].type));
-      dse::Selection sel;
-      sel.all = true;
-      sel.cover = "roles";
-      std::vector<dse::DesignPoint> designs = dse::selectDesigns(v, o, sel, "bench");
+      const dse::ExploreOptions o = bench::arrayOptions(prog, v, p, q);
+      std::vector<dse::DesignPoint> designs = bench::roleDesigns(v, o);
       if (designs.size() > perArray) designs.resize(perArray);
       const std::string shape = std::to_string(p) + "x" + std::to_string(q);
       std::fprintf(stderr, "%s: synthesising %zu designs\n", shape.c_str(), designs.size());

@@ -30,6 +30,7 @@
 // 15 minutes on an idle 2-core machine (22 and 33 minutes measured beside other jobs).
 
 #include "rank_correlation.h"
+#include "role_designs.h"
 
 #include "rubick/dse/Explore.h"
 #include "rubick/dse/Select.h"
@@ -252,14 +253,8 @@ int main(int argc, char** argv) {
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
     for (const auto& [p, q] : arrays) {
-      dse::ExploreOptions o;
-      o.constraints.arrays = {{p, q}};
-      for (const dataflow::AccessView& a : v.accesses)
-        o.constraints.elementBits.push_back(tc::bitWidth(prog.tensors[a.tensor].type));
-      dse::Selection sel;
-      sel.all = true;
-      sel.cover = "roles";
-      std::vector<dse::DesignPoint> designs = dse::selectDesigns(v, o, sel, "bench");
+      const dse::ExploreOptions o = bench::arrayOptions(prog, v, p, q);
+      std::vector<dse::DesignPoint> designs = bench::roleDesigns(v, o);
       const std::string shape = std::to_string(p) + "x" + std::to_string(q);
       arrayNames.push_back(shape);
       std::fprintf(stderr, "%s: %zu designs", shape.c_str(), designs.size());
