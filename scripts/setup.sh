@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build pkg-config git
   libisl-dev libgmp-dev libeigen3-dev libcli11-dev libgtest-dev nlohmann-json3-dev
-  verilator yosys iverilog nextpnr-ice40 python3 python3-yaml
+  verilator yosys iverilog nextpnr-ice40 python3 python3-yaml parallel
   clang libclang-rt-14-dev
 )
 

@@ -5,12 +5,12 @@
 
 #include "rubick/dse/DesignId.h"
 #include "rubick/dse/Pareto.h"
+#include "rubick/dse/ShardSet.h"
 #include "rubick/support/Diagnostic.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <regex>
 
 namespace rubick::dse {
 namespace {
@@ -68,74 +68,31 @@ private:
   size_t total_ = 0;
 };
 
-std::string rerunHint(const ShardHeader& h, Shard s, const std::string& dir) {
-  std::string cmd = "rubick explore";
-  for (const std::string& o : h.options)
-    cmd += " " + o;
-  return cmd + " --shard " + toString(s) + " --shard-dir " + dir;
-}
-
 } // namespace
 
 std::vector<ShardContents> readShardSet(const std::vector<std::string>& dirs, bool rows) {
-  static const std::regex name(R"(explore-shard-([0-9]+)-of-([0-9]+)\.jsonl)");
   std::vector<ShardContents> all;
-  for (const std::string& dir : dirs) {
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw Error(dir, "not a directory of explore shards");
-    std::vector<std::string> paths;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir))
-      if (std::regex_match(e.path().filename().string(), name)) paths.push_back(e.path().string());
-    std::sort(paths.begin(), paths.end());
-    for (const std::string& p : paths) {
-      all.push_back(readShardFile(p, rows));
-      const ShardContents& c = all.back();
-      if (fs::path(p).filename() != shardFileName(c.header.shard))
-        throw Error(p, "holds shard " + toString(c.header.shard) + " under another shard's name");
-    }
+  std::vector<ShardIdentity> ids;
+  for (const std::string& p : findShardFiles(dirs, "explore")) {
+    all.push_back(readShardFile(p, rows));
+    const ShardHeader& h = all.back().header;
+    if (fs::path(p).filename() != shardFileName(h.shard))
+      throw Error(p, "holds shard " + toString(h.shard) + " under another shard's name");
+    ids.push_back({p, h.shard, h.version, h.fingerprint, h.options});
   }
-  if (all.empty()) {
-    std::string where;
-    for (const std::string& d : dirs)
-      where += (where.empty() ? "" : ", ") + d;
-    throw Error("merge", "no explore shard files (explore-shard-I-of-N.jsonl) in " + where);
-  }
-  const ShardContents& first = all.front();
-  for (const ShardContents& c : all) {
-    auto differ = [&](const std::string& what) {
-      return Error("merge", c.path + " and " + first.path + " are shards of different runs (" +
-                                what + "); merge the shards of one run");
-    };
-    if (c.header.version != first.header.version)
-      throw differ("rubick " + c.header.version + " and " + first.header.version);
-    if (c.header.shard.count != first.header.shard.count)
-      throw differ(std::to_string(c.header.shard.count) + " and " +
-                   std::to_string(first.header.shard.count) + " shards");
-    if (c.header.options != first.header.options ||
-        c.header.fingerprint != first.header.fingerprint)
-      throw differ("other options or inputs");
-    if (c.header.items != first.header.items) throw differ("other work items");
-  }
-  const size_t n = first.header.shard.count;
-  std::vector<const ShardContents*> byIndex(n, nullptr);
-  for (const ShardContents& c : all) {
-    const ShardContents*& slot = byIndex[c.header.shard.index];
-    if (slot)
-      throw Error("merge", "shard " + toString(c.header.shard) + " twice: " + slot->path + " and " +
-                               c.path + "; give each shard once");
-    slot = &c;
-  }
-  for (size_t i = 0; i < n; ++i)
-    if (!byIndex[i]) {
-      const Shard missing{i, n};
-      throw Error("merge", "shard " + toString(missing) + " is missing (no " +
-                               shardFileName(missing) + " in the directories given); run it: " +
-                               rerunHint(first.header, missing,
-                                         fs::path(first.path).parent_path().string()));
-    }
+  if (all.empty()) throw noShardFiles(dirs, "explore");
+  const std::vector<size_t> order = orderShardSet(ids, [&](Shard missing) {
+    return shardCommand("explore", all.front().header.options, missing,
+                        fs::path(all.front().path).parent_path().string());
+  });
+  for (const ShardContents& c : all)
+    if (c.header.items != all.front().header.items)
+      throw Error("merge", c.path + " and " + all.front().path +
+                               " are shards of different runs (other work items); merge the "
+                               "shards of one run");
   std::vector<ShardContents> sorted;
-  for (const ShardContents* c : byIndex)
-    sorted.push_back(*c);
+  for (size_t i : order)
+    sorted.push_back(std::move(all[i]));
   return sorted;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "rubick/dse/ShardFile.h"
 
+#include "rubick/dse/ShardSet.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/Hash.h"
 
@@ -91,57 +92,39 @@ std::string shardEndLine(const ShardResult& r) {
 }
 
 ShardContents readShardFile(const std::string& path, bool rows) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, "cannot read this shard file");
   ShardContents c;
   c.path = path;
-  std::string text;
-  size_t lineNo = 0;
-  bool ended = false;
-  auto bad = [&](const std::string& what) {
-    return Error(path + ":" + std::to_string(lineNo), what);
-  };
-  while (std::getline(in, text)) {
-    ++lineNo;
-    if (ended) throw bad("text after the end line");
-    if (!rows && lineNo > 1 && text.rfind("{\"csv\":", 0) == 0) continue; // a row line
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::exception& e) {
-      throw bad(std::string("not a JSON line (") + e.what() + ")");
-    }
-    try {
-      if (lineNo == 1) {
-        if (!j.contains("rubick_explore_shard"))
-          throw bad("not an explore shard file (no rubick_explore_shard header)");
-        try {
-          c.header.shard = parseShard(j.at("rubick_explore_shard").get<std::string>());
-        } catch (const std::invalid_argument& e) {
-          throw bad(e.what());
-        }
-        c.header.version = j.at("version").get<std::string>();
-        c.header.fingerprint = j.at("fingerprint").get<std::string>();
-        c.header.items = j.at("items").get<size_t>();
-        c.header.options = j.at("options").get<std::vector<std::string>>();
-        c.result.items = c.header.items;
-      } else if (j.contains("row")) {
-        c.rows.emplace_back(j.at("row").get<size_t>(), j.at("csv").get<std::string>());
-      } else if (j.contains("design")) {
-        c.result.result.points.push_back(j.at("design").get<DesignPoint>());
-      } else if (j.contains("end")) {
-        c.result.result.stats = j.at("stats").get<ExploreStats>();
-        c.result.itemDesigns = j.at("item_designs").get<std::vector<std::pair<size_t, size_t>>>();
-        ended = true;
-      } else {
-        throw bad("an unknown line");
+  auto line = [&](size_t lineNo, const json& j) {
+    if (lineNo == 1) {
+      if (!j.contains("rubick_explore_shard"))
+        throw shardLineError(path, lineNo,
+                             "not an explore shard file (no rubick_explore_shard header)");
+      try {
+        c.header.shard = parseShard(j.at("rubick_explore_shard").get<std::string>());
+      } catch (const std::invalid_argument& e) {
+        throw shardLineError(path, lineNo, e.what());
       }
-    } catch (const json::exception& e) {
-      throw bad(std::string("a malformed line (") + e.what() + ")");
+      c.header.version = j.at("version").get<std::string>();
+      c.header.fingerprint = j.at("fingerprint").get<std::string>();
+      c.header.items = j.at("items").get<size_t>();
+      c.header.options = j.at("options").get<std::vector<std::string>>();
+      c.result.items = c.header.items;
+    } else if (j.contains("row")) {
+      c.rows.emplace_back(j.at("row").get<size_t>(), j.at("csv").get<std::string>());
+    } else if (j.contains("design")) {
+      c.result.result.points.push_back(j.at("design").get<DesignPoint>());
+    } else if (j.contains("end")) {
+      c.result.result.stats = j.at("stats").get<ExploreStats>();
+      c.result.itemDesigns = j.at("item_designs").get<std::vector<std::pair<size_t, size_t>>>();
+      return true;
+    } else {
+      throw shardLineError(path, lineNo, "an unknown line");
     }
-  }
-  if (lineNo == 0) throw Error(path, "an empty shard file");
-  if (!ended) throw Error(path, "incomplete: no end line (the shard did not finish; run it again)");
+    return false;
+  };
+  // Without rows, the row lines (most of the file) are skipped unparsed.
+  readShardLines(path, line,
+                 [&](const std::string& text) { return !rows && text.rfind("{\"csv\":", 0) == 0; });
   return c;
 }
 

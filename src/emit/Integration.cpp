@@ -2,6 +2,7 @@
 #include "rubick/emit/Integration.h"
 
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Process.h"
 
 #include <algorithm>
 #include <cctype>
@@ -184,18 +185,6 @@ std::string readmeSection(const Integration& in, const std::string& clock) {
 }
 
 } // namespace
-
-std::string shellWord(const std::string& w) {
-  const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string("_./=,:+-").find(c) != std::string::npos;
-  });
-  if (plain) return w;
-  std::string q = "'";
-  for (char c : w)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 std::string clockPort(const std::vector<File>& files, const std::string& top) {
   for (const File& f : files)

@@ -3,6 +3,8 @@
 
 #include "rubick/support/Interrupt.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -76,6 +78,18 @@ int runProcess(const std::vector<std::string>& argv, const std::string& cwd, con
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (error) *error = argv[0] + " was killed by signal " + std::to_string(WTERMSIG(status));
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+std::string shellWord(const std::string& w) {
+  const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string("_./=,:+-").find(c) != std::string::npos;
+  });
+  if (plain) return w;
+  std::string q = "'";
+  for (char c : w)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
 }
 
 } // namespace rubick

@@ -83,13 +83,20 @@ void run(const std::vector<std::string>& argv, const Scratch& s, const std::stri
                              tail(readText(s.dir / log)));
 }
 
-std::map<std::string, int64_t> cellTypes(const fs::path& statJson, const std::string& top) {
+// The top module's entry in a `stat -json` report.
+Json topStat(const fs::path& statJson, const std::string& top) {
   const Json j = Json::parse(readText(statJson));
-  std::map<std::string, int64_t> types;
   for (const auto& [name, module] : j.at("modules").items())
-    if (name == "\\" + top || name == top)
-      for (const auto& [type, n] : module.at("num_cells_by_type").items())
-        types[type] = n.get<int64_t>();
+    if (name == "\\" + top || name == top) return module;
+  return Json::object();
+}
+
+std::map<std::string, int64_t> cellTypes(const fs::path& statJson, const std::string& top) {
+  std::map<std::string, int64_t> types;
+  const Json module = topStat(statJson, top);
+  if (module.contains("num_cells_by_type"))
+    for (const auto& [type, n] : module.at("num_cells_by_type").items())
+      types[type] = n.get<int64_t>();
   return types;
 }
 
@@ -165,17 +172,30 @@ Report synthesizeFiles(const std::vector<OutputEntry>& design, const Options& o,
   for (Flow f : o.flows) {
     if (f == Flow::Generic) {
       say("generic synthesis (yosys synth)");
-      writeText(s.dir / "synth/generic.ys",
-                "# Yosys generic synthesis of " + r.top + " (run in the design's folder).\n" +
-                    read + "synth -top " + r.top +
-                    " -flatten\ntee -q -o synth/generic_stat.json stat -json\n"
-                    "tee -q -o synth/generic_ltp.txt ltp -noff\n");
+      // With macros: synth's own steps but memory_map (`yosys -h synth`), and the memories
+      // unpacked at the end so that stat counts their bits.
+      const std::string body =
+          o.memoryMacros ? "synth -top " + r.top +
+                               " -flatten -run :fine\n"
+                               "# fine, without memory_map: each memory stays one macro\n"
+                               "opt -fast -full\nopt -full\ntechmap\nopt -fast\nabc -fast\n"
+                               "opt -fast\ntee -q -o synth/generic_ltp.txt ltp -noff\n"
+                               "memory_unpack\ntee -q -o synth/generic_stat.json stat -json\n"
+                         : "synth -top " + r.top +
+                               " -flatten\ntee -q -o synth/generic_stat.json stat -json\n"
+                               "tee -q -o synth/generic_ltp.txt ltp -noff\n";
+      writeText(s.dir / "synth/generic.ys", "# Yosys generic synthesis of " + r.top +
+                                                " (run in the design's folder).\n" + read + body);
       run({"yosys", "-q", "-s", "synth/generic.ys"}, s, "synth/generic.log", "generic synthesis");
       Generic g;
+      g.memoryMacros = o.memoryMacros;
       g.cellTypes = cellTypes(s.dir / "synth/generic_stat.json", r.top);
       for (const auto& [type, n] : g.cellTypes)
-        g.cells += n;
+        if (type.rfind("$mem", 0) != 0) g.cells += n; // a macro's ports are not logic
       g.flipFlops = countOf(g.cellTypes, std::regex("\\$_.*DFF.*_"));
+      const Json stat = topStat(s.dir / "synth/generic_stat.json", r.top);
+      g.memories = stat.value("num_memories", int64_t(0));
+      g.memoryBits = stat.value("num_memory_bits", int64_t(0));
       std::smatch m;
       const std::string ltp = readText(s.dir / "synth/generic_ltp.txt");
       if (std::regex_search(ltp, m, std::regex("length=(\\d+)"))) g.depth = std::stoll(m[1]);
@@ -325,6 +345,9 @@ std::string reportJson(const Report& r) {
     j["generic"] = {{"cells", r.generic->cells},
                     {"flip_flops", r.generic->flipFlops},
                     {"logic_depth", r.generic->depth},
+                    {"memories_as", r.generic->memoryMacros ? "macros" : "flip-flops"},
+                    {"memories", r.generic->memories},
+                    {"memory_bits", r.generic->memoryBits},
                     {"cell_types", r.generic->cellTypes}};
   if (r.xilinx)
     j["xilinx"] = {
@@ -357,7 +380,11 @@ std::string reportText(const Report& r) {
   os << "top " << r.top << "\n";
   if (r.generic)
     os << "generic: " << r.generic->cells << " cells (" << r.generic->flipFlops
-       << " flip-flops), logic depth " << r.generic->depth << "\n";
+       << " flip-flops), logic depth " << r.generic->depth;
+  if (r.generic && r.generic->memoryMacros)
+    os << "; " << r.generic->memories << " memories (" << r.generic->memoryBits
+       << " bits) kept as macros";
+  if (r.generic) os << "\n";
   if (r.xilinx)
     os << "xilinx (7-series): " << r.xilinx->luts << " LUTs, " << r.xilinx->flipFlops << " FFs, "
        << r.xilinx->dsps << " DSP48E1, " << r.xilinx->bram36 << " RAMB36 + " << r.xilinx->bram18

@@ -21,12 +21,14 @@ Action addDumpCommand(CLI::App& app);
 Action addExploreCommand(CLI::App& app, const std::vector<std::string>& args,
                          const std::vector<dse::ShardContents>* merged = nullptr);
 /// `rubick merge DIR...`: the shards of one `explore --shard` run, printed and written as the
-/// unsharded run would.
+/// unsharded run would, or of one `verify --shard` run, as one report.
 Action addMergeCommand(CLI::App& app);
 /// `args`: the whole command line (emit names it in the files it writes); it must outlive the
 /// action.
 Action addEmitCommand(CLI::App& app, const std::vector<std::string>& args);
-Action addVerifyCommand(CLI::App& app);
+/// `args`: the whole command line (a shard's file names verify's options); it must outlive the
+/// action.
+Action addVerifyCommand(CLI::App& app, const std::vector<std::string>& args);
 Action addSynthCommand(CLI::App& app);
 
 } // namespace rubick::cli

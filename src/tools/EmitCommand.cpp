@@ -11,6 +11,7 @@
 #include "rubick/emit/ModuleName.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
+#include "rubick/support/Process.h"
 #include "rubick/workload/EmitProgram.h"
 
 #include <filesystem>
@@ -45,7 +46,7 @@ std::string reproducibleCommand(const std::vector<std::string>& args) {
     if (a.rfind("--output=", 0) == 0 || a == "--force" || (a.rfind("-o", 0) == 0 && a.size() > 2))
       continue;
     if (!a.empty() && a[0] == '/') a = std::filesystem::path(a).filename().string();
-    line += " " + emit::shellWord(a);
+    line += " " + shellWord(a);
   }
   return line;
 }

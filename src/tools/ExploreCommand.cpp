@@ -8,6 +8,7 @@
 #include "Progress.h"
 #include "RequestOptions.h"
 #include "SearchOptions.h"
+#include "ShardOptions.h"
 
 #include "rubick/arch/Buildable.h"
 #include "rubick/arch/SelectBuildable.h"
@@ -41,7 +42,7 @@ struct ExploreCli {
   size_t synthTop = 0;                       // --synth-top N: synthesise the N best
   std::string synthFlows = "generic,xilinx"; // --synth-flows
   bool quiet = false, force = false;
-  std::string shard, shardDir;   // --shard I/N --shard-dir DIR (docs/scale.md)
+  ShardFlags shard;              // --shard I/N --shard-dir DIR (docs/scale.md)
   std::vector<std::string> args; // the command line after `explore` (a shard's file names it)
   const std::vector<dse::ShardContents>* merged = nullptr; // `rubick merge`: the shards' result
 };
@@ -127,45 +128,20 @@ int runPim(const ExploreCli& o, const tc::Program& prog, size_t stmt,
   return 0;
 }
 
-// The options that name a run, for a shard's header: the command line less what only says
-// where or how fast this shard runs.
-std::vector<std::string> shardOptions(const std::vector<std::string>& args) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--shard" || a == "--shard-dir" || a == "--threads") {
-      ++i; // and its value
-      continue;
-    }
-    if (a.rfind("--shard=", 0) == 0 || a.rfind("--shard-dir=", 0) == 0 ||
-        a.rfind("--threads=", 0) == 0 || a == "-q" || a == "--quiet" || a == "--force")
-      continue;
-    out.push_back(a);
-  }
-  return out;
-}
-
 // A shard's file: its header, a row per design as the search finds it, then the designs it
 // kept and its statistics (rubick/dse/ShardFile.h). Written atomically, like --csv.
 int runShard(const ExploreCli& o, const dataflow::StatementView& v, dse::ExploreOptions eo,
              std::chrono::steady_clock::time_point started) {
-  dse::Shard shard;
-  try {
-    shard = dse::parseShard(o.shard);
-  } catch (const std::invalid_argument& e) {
-    throw Error("--shard", e.what());
-  }
+  const dse::Shard shard = openShard(o.shard);
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
-  std::error_code ec;
-  std::filesystem::create_directories(o.shardDir, ec);
-  if (!std::filesystem::is_directory(o.shardDir))
-    throw Error(o.shardDir, "cannot create this --shard-dir directory");
-  const std::string path = (std::filesystem::path(o.shardDir) / dse::shardFileName(shard)).string();
+  const std::string path =
+      (std::filesystem::path(o.shard.dir) / dse::shardFileName(shard)).string();
   checkOutputFile(path, dse::kShardSignature, how);
   dse::ShardHeader h;
   h.shard = shard;
   h.version = RUBICK_VERSION;
-  h.options = shardOptions(o.args);
+  // Less what says only where or how fast this shard runs.
+  h.options = shardRunOptions(o.args, {"--threads"}, {"-q", "--quiet", "--force"});
   h.fingerprint = dse::shardFingerprint(h.version, h.options);
   StreamedFile file(path);
   // The items are known once the space-time matrices are: the header is written last of all
@@ -205,7 +181,7 @@ int runShard(const ExploreCli& o, const dataflow::StatementView& v, dse::Explore
   size_t owned = r.itemDesigns.size();
   std::cout << "shard " << dse::toString(shard) << ": " << r.result.stats.designs
             << " designs from " << owned << " of " << r.items << " work items, written to " << path
-            << " (combine the shards with `rubick merge " << o.shardDir << "`)\n";
+            << " (combine the shards with `rubick merge " << o.shard.dir << "`)\n";
   std::cout.flush();
   if (!o.quiet) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -218,9 +194,9 @@ int runShard(const ExploreCli& o, const dataflow::StatementView& v, dse::Explore
 int runExplore(const ExploreCli& o) {
   auto started = std::chrono::steady_clock::now();
   const Overwrite how = o.force ? Overwrite::Force : Overwrite::OwnOnly;
-  const bool sharding = !o.shard.empty() || !o.shardDir.empty();
+  const bool sharding = o.shard.given();
   if (sharding) {
-    if (o.shard.empty() || o.shardDir.empty())
+    if (o.shard.shard.empty() || o.shard.dir.empty())
       throw Error("--shard", "--shard I/N and --shard-dir DIR go together");
     if (!o.json.empty() || !o.csv.empty() || !o.plot.empty() || o.synthTop > 0)
       throw Error("--shard", "a shard writes only its file: give --json, --csv, --plot and "
@@ -365,8 +341,7 @@ Action addExploreCommand(CLI::App& app, const std::vector<std::string>& args,
   auto o = std::make_shared<ExploreCli>();
   o->merged = merged;
   // The words after `explore` (the first one: no option of rubick's takes it as its value).
-  const auto at = std::find(args.begin() + (args.empty() ? 0 : 1), args.end(), "explore");
-  if (at != args.end()) o->args.assign(at + 1, args.end());
+  o->args = commandArgs(args, "explore");
   CLI::App* cmd = app.add_subcommand(
       "explore", "Every legal dataflow for a PE array, with latency, wires and buffer, ranked");
   cmd->footer(
@@ -422,13 +397,7 @@ Action addExploreCommand(CLI::App& app, const std::vector<std::string>& args,
                   "table (default: logic-die.json beside the target, when there; 'none': no "
                   "comparison)")
       ->type_name("FILE");
-  cmd->add_option("--shard", o->shard,
-                  "Search only shard I of N (I from 0) and write its file into --shard-dir; "
-                  "`rubick merge` combines the N files (docs/scale.md)")
-      ->type_name("I/N");
-  cmd->add_option("--shard-dir", o->shardDir,
-                  "Where --shard writes explore-shard-I-of-N.jsonl (created when missing)")
-      ->type_name("DIR");
+  addShardFlags(*cmd, o->shard, "explore-shard-I-of-N.jsonl");
   cmd->add_flag("--force", o->force,
                 "Overwrite existing --json/--csv/--plot files even when rubick did not write them");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress bar or timing on stderr");

@@ -19,6 +19,7 @@ struct SynthCli {
   int seeds = 3;
   std::string device = "hx8k", package;
   bool quiet = false;
+  bool memoryMacros = false;
 };
 
 int runSynth(const SynthCli& o) {
@@ -27,6 +28,7 @@ int runSynth(const SynthCli& o) {
   so.seeds = o.seeds;
   so.device = o.device;
   so.package = o.package;
+  so.memoryMacros = o.memoryMacros;
   if (!o.quiet)
     so.progress = [](const std::string& what) { std::cerr << "rubick synth: " << what << "\n"; };
   const synth::Report r = synth::synthesize(o.outdir, so);
@@ -48,7 +50,9 @@ Action addSynthCommand(CLI::App& app) {
       "      gate-level cells and logic depth (yosys synth), 7-series LUTs, FFs, DSPs and RAMs\n"
       "      (yosys synth_xilinx), and the maximum frequency on an iCE40 HX8K (yosys\n"
       "      synth_ice40, nextpnr-ice40; one seed here, the median of 3 by default)\n"
-      "  rubick synth out/gemm --flows generic,xilinx     no place and route\n\n"
+      "  rubick synth out/gemm --flows generic,xilinx     no place and route\n"
+      "  rubick synth out/gemm --flows generic --memory-macros\n"
+      "      logic cells apart from the memories (as SRAM macros); faster on large designs\n\n"
       "Place and route needs few pins: the design is wrapped in rubick_synth_wrap\n"
       "(synth/rubick_synth_wrap.v), which shifts every input in through one pin and folds every "
       "output\n"
@@ -69,6 +73,10 @@ Action addSynthCommand(CLI::App& app) {
       ->type_name("DEV");
   cmd->add_option("--package", o->package, "Its package (default: the device's largest)")
       ->type_name("PKG");
+  cmd->add_flag("--memory-macros", o->memoryMacros,
+                "Generic flow: keep each memory whole (an SRAM macro, counted in bits) instead "
+                "of building it from flip-flops and multiplexers; the cells are then the logic "
+                "alone");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");
   return [o] { return runSynth(*o); };
 }

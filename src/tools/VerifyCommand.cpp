@@ -6,14 +6,20 @@
 #include "RequestOptions.h"
 #include "SearchOptions.h"
 #include "SelectionOptions.h"
+#include "ShardOptions.h"
 #include "VerifyPrint.h"
 
 #include "rubick/arch/Dram.h"
+#include "rubick/dse/ShardFile.h"
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/OwnedOutput.h"
 #include "rubick/workload/VerifyProgram.h"
+#include "rubick/workload/VerifyShard.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <unistd.h>
@@ -45,6 +51,8 @@ struct VerifyCli {
   uint64_t seed = 1;
   int trials = 1;
   unsigned jobs = 0;
+  ShardFlags shard;              // --shard I/N --shard-dir DIR (docs/scale.md)
+  std::vector<std::string> args; // the command line after `verify` (a shard's file names it)
 };
 
 verify::Build buildMode(const std::string& s) {
@@ -82,15 +90,47 @@ int runVerify(const VerifyCli& o) {
       std::fprintf(stderr, "\r%zu/%zu designs verified", done, total);
       if (done == total) std::fprintf(stderr, "\r%*s\r", 40, "");
     };
-  const workload::Request r = makeRequest(o.input, o.search, o.selection, true);
+  dse::Selection sel = o.selection;
+  std::string shardPath;
+  if (o.shard.given()) {
+    sel.shard = openShard(o.shard);
+    shardPath =
+        (std::filesystem::path(o.shard.dir) / workload::verifyShardFileName(sel.shard)).string();
+    checkOutputFile(shardPath, workload::kVerifyShardSignature,
+                    o.force ? Overwrite::Force : Overwrite::OwnOnly);
+  }
+  const workload::Request r = makeRequest(o.input, o.search, sel, true);
   const workload::Verified v = workload::verifyProgram(prog, r, vo);
-  return printVerified(prog, v, o.selection, {o.timing, vo.dram.has_value()}, o.trials);
+  const int status = printVerified(prog, v, sel, {o.timing, vo.dram.has_value()}, o.trials);
+  if (!shardPath.empty()) {
+    workload::VerifyShardHeader h;
+    h.shard = sel.shard;
+    h.version = RUBICK_VERSION;
+    // Less what says only where, how fast or how verbosely this shard runs.
+    h.options = shardRunOptions(o.args, {"--jobs", "--work", "--runtime-dir", "--wave"},
+                                {"-q", "--quiet", "--force", "--timing"});
+    h.fingerprint = dse::shardFingerprint(h.version, h.options);
+    const tc::Statement& st = prog.statements[v.statement];
+    h.heading = st.name + ": " + st.text;
+    h.selected = v.selected;
+    h.skip = static_cast<size_t>(sel.skip);
+    h.window = v.window;
+    h.trials = o.trials;
+    h.dram = vo.dram.has_value();
+    writeOutputFile(shardPath, workload::verifyShardText(h, v), workload::kVerifyShardSignature,
+                    o.force ? Overwrite::Force : Overwrite::OwnOnly);
+    std::cout << "shard " << dse::toString(sel.shard) << ": " << v.designs.size() << " of "
+              << v.window << " designs, written to " << shardPath
+              << " (combine the shards with `rubick merge " << o.shard.dir << "`)\n";
+  }
+  return status;
 }
 
 } // namespace
 
-Action addVerifyCommand(CLI::App& app) {
+Action addVerifyCommand(CLI::App& app, const std::vector<std::string>& args) {
   auto o = std::make_shared<VerifyCli>();
+  o->args = commandArgs(args, "verify");
   CLI::App* cmd =
       app.add_subcommand("verify", "Simulate designs in Verilator against the reference model");
   cmd->footer(
@@ -105,7 +145,11 @@ Action addVerifyCommand(CLI::App& app) {
       "      one design for each access entry in each role\n"
       "  rubick verify examples/mlp.tc --size M=8,K=12,N=8,P=6 --array 4x4 --mem-bandwidth 8\n"
       "      a chain (docs/fusion.md): its stages run in turn, every output and intermediate\n"
-      "      compared\n\n"
+      "      compared\n"
+      "  rubick verify examples/gemm.tc --size M=4,N=4,K=4 --array 2x2 --all --limit 4 \\\n"
+      "      --shard 0/2 --shard-dir vshards\n"
+      "      designs 1 and 3 of the four (shard 1/2 verifies 2 and 4, anywhere); once both\n"
+      "      ran, `rubick merge vshards` reports all four as one run (docs/scale.md)\n\n"
       "Each design is emitted into WORK/<id>/, built with Verilator together with rubick's\n"
       "testbench (reused while unchanged; what every design shares is compiled once per work\n"
       "directory, in WORK/.runtime/), and run per trial: random inputs over the whole type\n"
@@ -170,6 +214,7 @@ Action addVerifyCommand(CLI::App& app) {
                     "8, 2048, 14, 14, 14, 0)");
   cmd->add_flag("--timing", o->timing,
                 "Also print build seconds, simulated cycles, simulation seconds and cycles/s");
+  addShardFlags(*cmd, o->shard, "verify-shard-I-of-N.jsonl");
   cmd->add_flag("-q,--quiet", o->quiet, "No progress on stderr");
   return [o] {
     finishSelection(o->selectors, o->search, o->selection);

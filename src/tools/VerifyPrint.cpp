@@ -84,11 +84,11 @@ int printPim(const tc::Program& prog, const Verified& v, const dse::Selection& s
   return failed || passed == 0 ? 1 : 0;
 }
 
-int printDesigns(const tc::Program& prog, const Verified& v, const dse::Selection& sel,
+} // namespace
+
+int printDesigns(const std::string& heading, const Verified& v, const dse::Selection& sel,
                  const PrintOptions& o, int trials) {
-  const tc::Statement& st = prog.statements[v.statement];
-  std::printf("%s: %s\n%-6s %-16s %9s %9s ", st.name.c_str(), st.text.c_str(), "result", "id",
-              "measured", "predicted");
+  std::printf("%s\n%-6s %-16s %9s %9s ", heading.c_str(), "result", "id", "measured", "predicted");
   if (o.dram) std::printf("%8s ", "diff");
   std::printf("%7s  ", "util");
   if (o.timing) printTimingHeader();
@@ -110,15 +110,24 @@ int printDesigns(const tc::Program& prog, const Verified& v, const dse::Selectio
     printProblems(res);
   }
   if (o.timing) printRuntime(v.runtimeSeconds);
-  if (v.designs.size() < v.selected)
+  const size_t window = v.window ? v.window : v.designs.size();
+  if (window < v.selected)
     std::printf("designs %zu-%zu of the %zu selected\n", size_t(sel.skip) + 1,
-                size_t(sel.skip) + v.designs.size(), v.selected);
+                size_t(sel.skip) + window, v.selected);
+  if (sel.shard.count > 1) {
+    std::printf("shard %s: %s", dse::toString(sel.shard).c_str(),
+                v.designs.empty() ? "no design (more shards than designs)" : "ranks");
+    for (size_t i = 0; i < v.designs.size(); ++i)
+      if (i < 4 || i + 1 == v.designs.size())
+        std::printf("%s %zu", i ? "," : "", v.designs[i].rank);
+      else if (i == 4)
+        std::printf(", ...");
+    std::printf("\n");
+  }
   std::printf("%zu design(s), %d trial(s) each: %zu passed, %zu failed\n", v.designs.size(), trials,
               v.designs.size() - failed, failed);
   return failed ? 1 : 0;
 }
-
-} // namespace
 
 int printVerified(const tc::Program& prog, const Verified& v, const dse::Selection& sel,
                   const PrintOptions& o, int trials) {
@@ -130,7 +139,8 @@ int printVerified(const tc::Program& prog, const Verified& v, const dse::Selecti
   case Verified::Shape::Designs:
     break;
   }
-  return printDesigns(prog, v, sel, o, trials);
+  const tc::Statement& st = prog.statements[v.statement];
+  return printDesigns(st.name + ": " + st.text, v, sel, o, trials);
 }
 
 } // namespace rubick::cli

@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   actions["explore"] = addExploreCommand(app, args);
   actions["merge"] = addMergeCommand(app);
   actions["emit"] = addEmitCommand(app, args);
-  actions["verify"] = addVerifyCommand(app);
+  actions["verify"] = addVerifyCommand(app, args);
   actions["dump"] = addDumpCommand(app);
   actions["synth"] = addSynthCommand(app);
 

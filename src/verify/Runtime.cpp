@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
@@ -125,14 +126,38 @@ private:
   fs::path dir_;
 };
 
-// Build directories of `key` left by processes that died (SIGKILL, power loss) before their
-// cleanup ran. Called under the flavour's lock, so no live process is building into one.
+// This host's name, for build directories in a runtime directory that hosts share (a
+// network file system): a process ID means something on its own host only.
+std::string hostName() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0 || !name[0]) return "host";
+  std::string h = name;
+  for (char& c : h)
+    if (c == '/' || c == '.') c = '_';
+  return h;
+}
+
+// KEY.tmp-HOST-PID: where this process builds `key` before renaming it into place.
+std::string buildDirName(const std::string& key) {
+  return key + ".tmp-" + hostName() + "-" + std::to_string(::getpid());
+}
+
+// Build directories of `key` left by processes of this host that died (SIGKILL, power loss)
+// before their cleanup ran. Called under the flavour's lock, so no live process is building
+// into one; a process that is still alive (the lock did not hold: a file system without
+// locks) and other hosts' directories are left alone.
 void removeStaleBuilds(const fs::path& root, const std::string& key) {
   std::error_code ec;
-  const std::string prefix = key + ".tmp-";
+  const std::string prefix = key + ".tmp-" + hostName() + "-";
   std::vector<fs::path> stale;
-  for (fs::directory_iterator it(root, ec), end; it != end && !ec; it.increment(ec))
-    if (it->path().filename().string().rfind(prefix, 0) == 0) stale.push_back(it->path());
+  for (fs::directory_iterator it(root, ec), end; it != end && !ec; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid = name.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (::kill(static_cast<pid_t>(std::stoll(pid)), 0) == 0 || errno == EPERM) continue; // alive
+    stale.push_back(it->path());
+  }
   for (const fs::path& p : stale)
     fs::remove_all(p, ec);
 }
@@ -187,9 +212,13 @@ Runtime::Runtime(const std::string& root, unsigned jobs)
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (ec) throw Error(root_, "cannot create directory: " + ec.message());
-  const fs::path scratch = fs::path(root_) / ("probe-" + std::to_string(::getpid()) + ".log");
+  const fs::path scratch =
+      fs::path(root_) / ("probe-" + hostName() + "-" + std::to_string(::getpid()) + ".log");
+  // The tools' versions and the compiler's target (hosts sharing the directory over a network
+  // may differ in either) name the build.
   key_ = "rubick simulation runtime 4\n" + commandOutput({"verilator", "--version"}, scratch) +
-         commandOutput({"g++", "--version"}, scratch);
+         commandOutput({"g++", "--version"}, scratch) +
+         commandOutput({"g++", "-dumpmachine"}, scratch);
   for (const std::string& a : verilatorCommand(false, "obj"))
     key_ += a + " ";
   for (const char* t :
@@ -225,7 +254,7 @@ Prebuilt Runtime::build(bool trace) const {
   // Built aside and renamed into place, so a directory under its final name is always whole,
   // even with several rubick processes sharing the work directory.
   const auto t0 = std::chrono::steady_clock::now();
-  const fs::path tmp = fs::path(root_) / (key + ".tmp-" + std::to_string(::getpid()));
+  const fs::path tmp = fs::path(root_) / buildDirName(key);
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   RemoveOnExit cleanup(tmp);

@@ -45,6 +45,7 @@ Verified verifyPimDesigns(const tc::Program& prog, size_t stmt, const dataflow::
                           const dse::ExploreOptions& eo, const dse::PimSystem& pim,
                           const dse::Selection& sel, const verify::Options& o) {
   if (o.dram) throw Error("--dram", "a PIM target's banks have their own timings");
+  if (sel.shard.count > 1) throw Unsupported("--shard", "PIM targets are not sharded yet");
   dse::checkPimSelection(sel);
   std::vector<dse::PimDesign> designs = dse::selectPimDesigns(
       v, pim, eo, sel.point, sel.all, "verify", emit::pimExact(prog, v, pim, eo));
@@ -94,12 +95,23 @@ Verified verifyStatement(const tc::Program& prog, const Request& r, const Worklo
   out.statement = stmt;
   const std::vector<dse::DesignPoint> chosen =
       buildableDesigns(prog, v, eo, r, "verify", &out.selected);
+  // A shard's designs: those at place I modulo N of the window --skip and --limit leave.
+  std::vector<dse::DesignPoint> owned;
+  std::vector<size_t> ranks;
+  for (size_t i = 0; i < chosen.size(); ++i)
+    if (r.selection.shard.owns(i)) {
+      owned.push_back(chosen[i]);
+      ranks.push_back(static_cast<size_t>(r.selection.skip) + i + 1);
+    }
+  out.window = chosen.size();
+  if (owned.empty()) return out; // more shards than designs
   std::vector<verify::Result> results =
-      verify::verifyDesigns(prog, stmt, chosen, eo, o, &out.runtimeSeconds);
-  for (verify::Result& res : results) {
+      verify::verifyDesigns(prog, stmt, owned, eo, o, &out.runtimeSeconds);
+  for (size_t i = 0; i < results.size(); ++i) {
     VerifiedDesign d;
-    d.id = res.id;
-    d.result = std::move(res);
+    d.id = results[i].id;
+    d.rank = ranks[i];
+    d.result = std::move(results[i]);
     out.designs.push_back(std::move(d));
   }
   return out;
@@ -143,6 +155,9 @@ Verified verifyChain(const tc::Program& prog, const Request& r, const verify::Op
 
 Verified verifyProgram(const tc::Program& prog, const Request& r, const verify::Options& o) {
   const Workload w = recognise(prog, r);
+  if (r.selection.shard.count > 1 && w.kind != Kind::Statement && w.kind != Kind::Epilogue)
+    throw Unsupported("--shard", "only a statement's designs are sharded yet, not attention "
+                                 "pipelines or chains");
   switch (w.kind) {
   case Kind::Attention: // the whole fused pipeline
     return verifyAttention(prog, r, *w.attention, o);

@@ -4,8 +4,8 @@
 # `rubick synth` on a small emitted design (GEMM 4^3 on 2x2): every flow runs (generic, Xilinx,
 # iCE40 place and route with one seed), synth.json holds nonzero cells, LUTs and an Fmax, the
 # wrapper lints clean with the design, the folder stays rubick's (emit may replace it again),
-# a copy of the folder synthesises alone from its saved script, and a folder rubick did not
-# write is refused.
+# --memory-macros counts the memories apart (their bits are the design's buffers), a copy of the
+# folder synthesises alone from its saved script, and a folder rubick did not write is refused.
 set -euo pipefail
 rubick=$(realpath "$1") src=$(realpath "$2")
 work=$(mktemp -d)
@@ -27,6 +27,17 @@ grep -q '"placed": true' "$json" || fail "not placed on the iCE40"
 [ "$(number dsps)" = 4 ] || fail "expected 4 DSP48E1, synth.json says $(number dsps)"
 (cd design && verilator --lint-only -Wall --top-module rubick_synth_wrap $(cat filelist.f) \
   synth/rubick_synth_wrap.v) || fail "the wrapper does not lint with the design"
+# --memory-macros: the same logic without the memories, which are counted apart; their bits
+# are the design's buffers (design.json's buffer_bytes, from the emitter's bank sizes).
+flops_cells=$(number cells)
+"$rubick" synth design --flows generic --memory-macros -q >out.txt || fail "--memory-macros failed"
+grep -q '"memories_as": "macros"' "$json" || fail "synth.json does not say memories_as macros"
+bytes=$(grep -o '"buffer_bytes": [0-9]*' design/design.json | grep -o '[0-9]*$')
+[ "$(number memory_bits)" = $((bytes * 8)) ] ||
+  fail "memory_bits $(number memory_bits), expected $((bytes * 8)) (buffer_bytes $bytes)"
+[ "$(number cells)" -lt "$flops_cells" ] ||
+  fail "macros gave $(number cells) cells, not fewer than $flops_cells with flip-flop memories"
+grep -q '"median_fmax_mhz"' "$json" || fail "the generic rerun dropped the ice40 results"
 # A copy of the folder synthesises from its own script.
 cp -r design copy
 (cd copy && yosys -q -s synth/generic.ys) || fail "synth/generic.ys does not run in a copy"

@@ -98,7 +98,7 @@ errors)
   expect_error shard_with_csv "give --json, --csv, --plot and --synth-top to \`rubick merge\`" explore "${small[@]}" --shard 0/4 --shard-dir "$s" --csv "$dir/x.csv" -q
   mkdir -p "$dir/empty"
   expect_error empty_dir "no explore shard files (explore-shard-I-of-N.jsonl) in $dir/empty" merge "$dir/empty"
-  expect_error not_a_dir "not a directory of explore shards" merge "$dir/does_not_exist"
+  expect_error not_a_dir "not a directory of shard files" merge "$dir/does_not_exist"
   ;;
 *)
   echo "usage: $0 RUBICK identical|errors"

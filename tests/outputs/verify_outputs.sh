@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Usage: verify_outputs.sh RUBICK
 # verify refuses a work directory holding files it did not write, and reports a missing
-# external tool by name before creating anything (docs/verification.md).
+# external tool by name before creating anything (docs/verification.md); a runtime build
+# removes only the dead build directories of its own host.
 set -u
 rubick=$1
 dir=$(mktemp -d)
@@ -50,5 +51,19 @@ check "the error says the runtime build failed and names its log: $err" \
   grep -q "^verify: error: building the simulation runtime failed.*failed.log" <<<"$err"
 left=$(cd "$dir/badmake" && find . -name '*.tmp*' -o -name 'probe-*')
 check "no temporary left: $left" [ -z "$left" ]
+
+# Build directories another build left: of this host and a dead process, removed; of a live
+# process or of another host (a runtime directory shared over a network), kept.
+rt="$dir/badmake/.runtime"
+key=$(cd "$rt" && ls -- *.failed.log | head -1)
+key=${key%.failed.log}
+host=$(uname -n | tr './' '__')
+dead=4000000
+while kill -0 "$dead" 2>/dev/null; do dead=$((dead + 1)); done
+mkdir "$rt/$key.tmp-$host-$dead" "$rt/$key.tmp-$host-$$" "$rt/$key.tmp-other_host-$dead"
+PATH="$dir/bin" "$rubick" verify "${gemm[@]}" --work "$dir/badmake" >/dev/null 2>&1
+check "a dead process's build directory is removed" [ ! -e "$rt/$key.tmp-$host-$dead" ]
+check "a live process's build directory is kept" [ -d "$rt/$key.tmp-$host-$$" ]
+check "another host's build directory is kept" [ -d "$rt/$key.tmp-other_host-$dead" ]
 [ $fail -eq 0 ] && echo ok
 exit $fail

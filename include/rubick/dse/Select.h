@@ -13,6 +13,7 @@
 // and excludes every other selector.
 
 #include "rubick/dse/Explore.h"
+#include "rubick/dse/Shard.h"
 
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,7 @@ struct Selection {
   std::string cover;                         // with `all`: "", "roles" or "combinations"
   int64_t skip = 0;                          // leave out the first `skip` selected designs
   std::optional<int64_t> limit;              // at most `limit` designs (>= 1)
+  Shard shard; // verify --shard I/N: of those, the ones at place I modulo N (docs/scale.md)
 };
 
 /// Checks the selectors on their own, before any search: the ID's form, conflicting selectors,

@@ -31,9 +31,6 @@ void addIntegration(std::vector<File>& files, const Integration& in);
 /// The clock input of `top` in `files`: `aclk` for designs with AXI ports, else `clk`.
 std::string clockPort(const std::vector<File>& files, const std::string& top);
 
-/// `w` as one shell word: unchanged when the shell would not split or expand it, else quoted.
-std::string shellWord(const std::string& w);
-
 /// The testbench's program after a plain `verilator --build` of the folder: tb/obj/V<top>.
 std::string benchProgram(const std::string& top);
 

@@ -18,4 +18,7 @@ int runProcess(const std::vector<std::string>& argv, const std::string& cwd, con
 /// True when `program` is found on PATH.
 bool onPath(const std::string& program);
 
+/// `w` as one shell word: unchanged when the shell would not split or expand it, else quoted.
+std::string shellWord(const std::string& w);
+
 } // namespace rubick

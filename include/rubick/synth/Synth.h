@@ -26,13 +26,19 @@ struct Options {
   int seeds = 3;               // place and route runs (their median Fmax)
   std::string device = "hx8k"; // nextpnr-ice40's device (hx8k, up5k, lp8k, ...)
   std::string package;         // and package (empty: the device's largest, see Synth.cpp)
+  // The generic flow builds every memory from flip-flops and multiplexers (the default, which
+  // the proxy calibration uses), or keeps it whole as a macro, as an ASIC flow takes SRAMs
+  // from a memory compiler: then `cells` is the logic alone and the memories are counted apart.
+  bool memoryMacros = false;
   std::function<void(const std::string&)> progress; // one line per step (may be empty)
 };
 
 struct Generic {
   int64_t cells = 0;
   int64_t flipFlops = 0;
-  int64_t depth = 0; // the longest path of cells between flip-flops and ports (yosys ltp)
+  int64_t depth = 0;         // the longest path of cells between flip-flops and ports (yosys ltp)
+  bool memoryMacros = false; // Options::memoryMacros
+  int64_t memories = 0, memoryBits = 0; // the macros (0 when built from flip-flops)
   std::map<std::string, int64_t> cellTypes;
 };
 

@@ -15,7 +15,8 @@ namespace rubick::workload {
 
 struct VerifiedDesign {
   std::string id;
-  std::string unbuilt;                  // why it was not simulated (a PIM design not built yet)
+  size_t rank = 0;     // its place in the selection, from 1 (--skip counted; a shard has gaps)
+  std::string unbuilt; // why it was not simulated (a PIM design not built yet)
   int64_t explorerCycles = 0;           // a PIM design: the explorer's cycles of the units' run
   std::optional<verify::Result> result; // none when unbuilt
 };
@@ -27,6 +28,7 @@ struct Verified {
   size_t statement = 0; // Designs and PimDesigns
   std::vector<VerifiedDesign> designs;
   size_t selected = 0;       // designs selected before --skip and --limit
+  size_t window = 0;         // Designs: after --skip and --limit (before a shard's share)
   int64_t units = 0;         // PimDesigns: the units
   std::string title;         // One: what it is ("prog: chain of 3 stages")
   std::string what;          // One: "pipeline", "decode" or "chain"
@@ -35,10 +37,10 @@ struct Verified {
 };
 
 /// Verifies what r.selection chooses of `prog` (the best design when it chooses nothing) with
-/// the run options `o`: a statement's designs (--all: many), a PIM target's spreads, the
-/// attention pipeline or decode, or a chain. Throws rubick::Error for bad selections or
-/// options (--dram without a memory), Unsupported for what is not built, and as
-/// verify::verifyDesigns for the tools and directories.
+/// the run options `o` (with a shard, of a statement's designs only the shard's own): a statement's
+/// designs (--all: many), a PIM target's spreads, the attention pipeline or decode, or a chain.
+/// Throws rubick::Error for bad selections or options (--dram without a memory), Unsupported for
+/// what is not built, and as verify::verifyDesigns for the tools and directories.
 Verified verifyProgram(const tc::Program& prog, const Request& r, const verify::Options& o);
 
 } // namespace rubick::workload
