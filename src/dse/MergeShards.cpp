@@ -8,9 +8,15 @@
 #include "rubick/dse/ShardSet.h"
 #include "rubick/support/Diagnostic.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <map>
+#include <queue>
+#include <unordered_map>
 
 namespace rubick::dse {
 namespace {
@@ -160,37 +166,89 @@ ExploreResult mergeShards(const std::vector<ShardContents>& shards, Objective ob
   return res;
 }
 
-std::string mergedCsvRows(const std::vector<ShardContents>& shards, const ExploreResult& merged) {
-  const OrderMap orders(shards);
-  std::vector<const std::string*> rows(orders.total(), nullptr);
-  for (size_t s = 0; s < shards.size(); ++s)
-    for (const auto& [local, row] : shards[s].rows) {
-      if (local >= orders.designs(s)) throw Error(shards[s].path, "a CSV row out of order");
-      rows[orders.global(s, local)] = &row;
+namespace {
+
+// The row lines of one shard file, read in order (the shard wrote them in its search order).
+class RowReader {
+public:
+  explicit RowReader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
+    if (!in_) throw Error(path, "cannot read this shard file");
+  }
+  // The next row: its number in the shard's order and its CSV text; false after the last.
+  bool next(size_t& local, std::string& csv) {
+    std::string text;
+    while (std::getline(in_, text)) {
+      if (++line_ == 1) continue;                        // the header
+      if (text.rfind("{\"csv\":", 0) != 0) return false; // the designs follow the rows
+      try {
+        const nlohmann::json j = nlohmann::json::parse(text);
+        local = j.at("row").get<size_t>();
+        csv = j.at("csv").get<std::string>();
+      } catch (const nlohmann::json::exception& e) {
+        throw shardLineError(path_, line_, std::string("a malformed row (") + e.what() + ")");
+      }
+      return true;
     }
+    return false;
+  }
+  const std::string& path() const { return path_; }
+
+private:
+  std::string path_;
+  std::ifstream in_;
+  size_t line_ = 0;
+};
+
+} // namespace
+
+void writeMergedCsvRows(const std::vector<ShardContents>& shards, const ExploreResult& merged,
+                        const std::function<void(std::string_view)>& out) {
+  const OrderMap orders(shards);
   std::vector<size_t> front;
   for (const DesignPoint& d : merged.points)
     if (d.pareto) front.push_back(d.order);
   std::sort(front.begin(), front.end());
-  std::string out;
-  std::map<std::string, size_t> firstRow; // duplicate IDs, as explore --csv refuses them
+  // A k-way merge: each shard's rows come in its own order, which maps increasingly into the
+  // whole search order, so the smallest next row of all shards is the next row of the CSV.
+  std::vector<RowReader> readers;
+  std::vector<std::string> rows(shards.size());
+  std::vector<size_t> expected(shards.size(), 0); // each shard's next row number
+  using Next = std::pair<size_t, size_t>;         // (whole order, shard)
+  std::priority_queue<Next, std::vector<Next>, std::greater<Next>> heap;
+  auto advance = [&](size_t s) {
+    size_t local = 0;
+    if (!readers[s].next(local, rows[s])) return;
+    if (local != expected[s] || local >= orders.designs(s))
+      throw Error(readers[s].path(), "a CSV row out of order (row " + std::to_string(local) +
+                                         " where row " + std::to_string(expected[s]) + " was due)");
+    ++expected[s];
+    heap.emplace(orders.global(s, local), s);
+  };
+  for (size_t s = 0; s < shards.size(); ++s)
+    readers.emplace_back(shards[s].path);
+  for (size_t s = 0; s < shards.size(); ++s)
+    advance(s);
+  std::unordered_map<std::string, size_t> firstRow; // duplicate IDs, as explore --csv refuses
   size_t nextFront = 0;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (!rows[i])
+  for (size_t i = 0; i < orders.total(); ++i) {
+    if (heap.empty() || heap.top().first != i)
       throw Error("merge", "the CSV row of design " + std::to_string(i) + " is missing");
-    const size_t at = out.size();
-    out += *rows[i];
-    const std::string id = rows[i]->substr(0, kIdDigits);
+    const size_t s = heap.top().second;
+    heap.pop();
+    std::string& row = rows[s];
+    const std::string id = row.substr(0, kIdDigits);
     if (auto [it, fresh] = firstRow.emplace(id, i); !fresh)
       throw duplicateIdError("design", id, "row " + std::to_string(it->second + 2) + " of the CSV",
                              "row " + std::to_string(i + 2) + " of the CSV");
     if (nextFront < front.size() && front[nextFront] == i) {
-      if (out[at + kIdDigits + 1] != '0') throw Error("merge", "a CSV row without its pareto cell");
-      out[at + kIdDigits + 1] = '1';
+      if (row.size() <= kIdDigits + 1 || row[kIdDigits + 1] != '0')
+        throw Error("merge", "a CSV row without its pareto cell");
+      row[kIdDigits + 1] = '1';
       ++nextFront;
     }
+    out(row);
+    advance(s);
   }
-  return out;
 }
 
 } // namespace rubick::dse

@@ -19,6 +19,7 @@
 #include "rubick/emit/Pim.h"
 #include "rubick/support/Diagnostic.h"
 #include "rubick/support/OwnedOutput.h"
+#include "rubick/support/StreamedFile.h"
 #include "rubick/support/TextTable.h"
 #include "rubick/support/Unsupported.h"
 #include "rubick/synth/Ranked.h"
@@ -30,6 +31,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace rubick::cli {
 namespace {
@@ -274,9 +276,14 @@ int runExplore(const ExploreCli& o) {
   // CSV holds every design, in search order. The CSV is finished first: its ID check may
   // still fail, and then nothing is written.
   if (csv) csv->finish(r.points);
-  const std::string mergedCsv = o.merged && !o.csv.empty() ? dse::toCsv(v, {}, c.memory.enabled()) +
-                                                                 dse::mergedCsvRows(*o.merged, r)
-                                                           : "";
+  // merge: the rows streamed from the shards' files into the CSV's temporary.
+  std::optional<StreamedFile> mergedCsv;
+  if (o.merged && !o.csv.empty()) {
+    checkOutputFile(o.csv, kCsvSignature, how);
+    mergedCsv.emplace(o.csv);
+    mergedCsv->write(dse::toCsv(v, {}, c.memory.enabled()));
+    dse::writeMergedCsvRows(*o.merged, r, [&](std::string_view row) { mergedCsv->write(row); });
+  }
   if (!o.json.empty()) {
     std::vector<dse::DesignPoint> chosen;
     for (size_t i = 0; i < r.points.size(); ++i)
@@ -284,7 +291,7 @@ int runExplore(const ExploreCli& o) {
     writeOutputFile(o.json, dse::toJson(prog, v, chosen, eo), kJsonSignature, how);
   }
   if (csv) commitOutputFile(csv->file(), kCsvSignature, how);
-  if (o.merged && !o.csv.empty()) writeOutputFile(o.csv, mergedCsv, kCsvSignature, how);
+  if (mergedCsv) commitOutputFile(*mergedCsv, kCsvSignature, how);
   if (!o.plot.empty())
     writeOutputFile(o.plot, dse::paretoSvg(v, r.points, eo.objective), kSvgSignature, how);
 

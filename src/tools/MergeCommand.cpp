@@ -79,7 +79,8 @@ int runMerge(const MergeCli& o) {
     throw Error("merge", "the directories hold both explore and verify shards: merge each run "
                          "on its own");
   if (verify) return mergeVerify(o);
-  const std::vector<dse::ShardContents> shards = dse::readShardSet(o.dirs, !o.csv.empty());
+  // The CSV rows stay in the files: explore streams them from there (writeMergedCsvRows).
+  const std::vector<dse::ShardContents> shards = dse::readShardSet(o.dirs, false);
   const dse::ShardHeader& h = shards.front().header;
   checkSameInputs(h.version, h.options, h.fingerprint);
   std::vector<std::string> args = {"rubick", "explore"};
@@ -111,23 +112,22 @@ Action addMergeCommand(CLI::App& app) {
       "merge",
       "Combine the shards of `rubick explore --shard I/N` into the unsharded run's output, or "
       "those of `rubick verify --shard I/N` into one report");
-  cmd->footer(
-      "Examples:\n"
-      "  rubick merge shards --csv all.csv --plot pareto.svg\n"
-      "      after the two `--shard I/2 --shard-dir shards` examples of `rubick explore\n"
-      "      --help`: the table, Pareto front and files of the unsharded explore\n\n"
-      "The same for `rubick verify --shard I/N --shard-dir DIR` (see its --help): merge\n"
-      "prints one report, every design's row as one verify prints it, a command\n"
-      "reproducing each failure and how many ran in exactly the predicted cycles;\n"
-      "exit status 1 when a design failed.\n\n"
-      "Every shard 0..N-1 of one run must be there exactly once (in one directory or\n"
-      "several, e.g. one per machine): a missing shard is named with the command that\n"
-      "runs it; a shard given twice or one of another run (other options, inputs or\n"
-      "rubick version) is refused. Run merge where the shards ran: the program and\n"
-      "target files their options name must be the same. The table, --json, --csv and\n"
-      "--plot are byte for byte the unsharded run's (only stderr's timing differs).\n"
-      "For verify shards the designs' rows are those the unsharded verify prints.\n"
-      "docs/scale.md explains sharding.");
+  cmd->footer("Examples:\n"
+              "  rubick merge shards --csv all.csv --plot pareto.svg\n"
+              "      after the two `--shard I/2 --shard-dir shards` examples of `rubick explore\n"
+              "      --help`: the table, Pareto front and files of the unsharded explore\n\n"
+              "The same for `rubick verify --shard I/N --shard-dir DIR` (see its --help): merge\n"
+              "prints one report, every design's row as one verify prints it, a command\n"
+              "reproducing each failure and how many ran in exactly the predicted cycles;\n"
+              "exit status 1 when a design failed.\n\n"
+              "Every shard 0..N-1 of one run must be there exactly once (in one directory or\n"
+              "several, e.g. one per machine): a missing shard is named with the command that\n"
+              "runs it; a shard given twice or one of another run (other options, inputs or\n"
+              "rubick version) is refused. Run merge where the shards ran: the program and\n"
+              "target files their options name must be the same. The table, --json, --csv and\n"
+              "--plot are byte for byte the unsharded run's (only stderr's timing differs).\n"
+              "For verify shards the designs' rows are those the unsharded verify prints.\n"
+              "docs/scale.md explains sharding.");
   cmd->add_option("DIR", o->dirs,
                   "Directories holding the explore-shard-I-of-N.jsonl or verify-shard-I-of-N.jsonl "
                   "files of one run")
