@@ -2,6 +2,7 @@
 #include "rubick/synth/Synth.h"
 
 #include "rubick/support/Diagnostic.h"
+#include "rubick/support/Interrupt.h"
 #include "rubick/support/OwnedOutput.h"
 #include "rubick/support/Process.h"
 #include "rubick/support/SourceFile.h"
@@ -157,6 +158,9 @@ Report synthesizeFiles(const std::vector<OutputEntry>& design, const Options& o,
   for (std::string line; std::getline(lines, line);)
     if (!line.empty()) files.push_back(line);
 
+  // A signal unwinds (the tools it reaches die with it, the scratch directory goes) instead of
+  // killing rubick and leaving Yosys running in its own process group.
+  InterruptScope interruptible;
   Scratch s;
   for (const OutputEntry& f : design)
     writeText(s.dir / f.path, f.content);
