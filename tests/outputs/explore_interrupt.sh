@@ -4,15 +4,7 @@
 # SIGNAL (INT or TERM) sent to `rubick explore --csv` while it searches and streams the CSV to
 # its temporary file: rubick stops within a fraction of a second, removes the temporary, leaves
 # an existing CSV of an earlier run as it was, and exits 128 + the signal's number.
-set -u
-rubick=$1
-sig=$2
-dir=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
-cd "$(dirname "$0")/../.."
-# Job control: without it the shell starts background jobs with SIGINT ignored.
-set -m
+source "$(dirname "$0")/interrupt_common.sh"
 mkdir "$dir/out"
 # An earlier run's CSV (rubick's signature), which the interrupted run must not touch.
 printf 'id,pareto,p,q,latency,earlier\n' >"$dir/out/all.csv"
@@ -28,16 +20,10 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 [ -n "${tmp:-}" ] || { echo "the CSV's temporary never appeared"; cat "$dir/stderr"; exit 1; }
-kill -"$sig" "$pid"
 start=$(date +%s%N)
-wait "$pid"
-rc=$?
-pid=
+interrupt
 elapsed_ms=$((($(date +%s%N) - start) / 1000000))
-fail=0
-want=$((128 + $(kill -l "$sig")))
-[ $rc -eq $want ] || { echo "expected exit status $want, got $rc"; fail=1; }
-grep -q "^rubick explore: interrupted" "$dir/stderr" || { echo "no message:"; cat "$dir/stderr"; fail=1; }
+interrupted "^rubick explore: interrupted"
 [ -s "$dir/stdout" ] && { echo "printed a table:"; head -3 "$dir/stdout"; fail=1; }
 [ "$(ls -A "$dir/out")" = all.csv ] || { echo "left behind: $(ls -A "$dir/out")"; fail=1; }
 [ "$(cat "$dir/out/all.csv")" = "id,pareto,p,q,latency,earlier" ] || { echo "the earlier CSV changed"; fail=1; }

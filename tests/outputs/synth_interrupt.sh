@@ -4,14 +4,7 @@
 # SIGNAL (INT or TERM) sent to `rubick synth` while Yosys runs: rubick stops Yosys, removes its
 # scratch directory, leaves the design's folder as emit wrote it and exits 128 + the signal's
 # number.
-set -u
-rubick=$1
-sig=$2
-dir=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
-cd "$(dirname "$0")/../.."
-set -m # job control: without it the shell starts background jobs with SIGINT ignored
+source "$(dirname "$0")/interrupt_common.sh"
 "$rubick" emit examples/gemm.tc --size M=16,N=16,K=16 --array 4x4 -o "$dir/design" >/dev/null ||
   { echo "emit failed"; exit 1; }
 before=$(cd "$dir/design" && find . -type f | sort | xargs md5sum)
@@ -28,22 +21,12 @@ done
 compgen -G "$dir/tmp/rubick-synth-*/synth/generic.ys" >/dev/null ||
   { echo "synthesis never started"; cat "$dir/stderr"; exit 1; }
 sleep 0.5
-kill -"$sig" "$pid"
-wait "$pid"
-rc=$?
-pid=
-fail=0
-want=$((128 + $(kill -l "$sig")))
-[ $rc -eq $want ] || { echo "expected exit status $want, got $rc"; fail=1; }
-grep -q "interrupted" "$dir/stderr" || { echo "no message:"; cat "$dir/stderr"; fail=1; }
+interrupt
+interrupted
 left=$(ls -A "$dir/tmp")
 [ -z "$left" ] || { echo "scratch left behind: $left"; fail=1; }
 after=$(cd "$dir/design" && find . -type f | sort | xargs md5sum)
 [ "$before" = "$after" ] || { echo "the design's folder changed"; fail=1; }
-# No Yosys survives (it ran in the scratch directory).
-sleep 0.5
-for p in /proc/[0-9]*; do
-  case $(readlink "$p/cwd" 2>/dev/null) in "$dir"/*) echo "still running: $(tr '\0' ' ' <"$p/cmdline")"; fail=1 ;; esac
-done
+no_survivors # Yosys ran in the scratch directory
 [ $fail -eq 0 ] && echo ok
 exit $fail

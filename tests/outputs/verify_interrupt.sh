@@ -3,15 +3,7 @@
 # Usage: verify_interrupt.sh RUBICK SIGNAL
 # SIGNAL (INT or TERM) sent to `rubick verify` while it builds: rubick stops the tools it runs,
 # removes its temporary and half-built directories and exits 128 + the signal's number.
-set -u
-rubick=$1
-sig=$2
-dir=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
-cd "$(dirname "$0")/../.."
-# Job control: without it the shell starts background jobs with SIGINT ignored.
-set -m
+source "$(dirname "$0")/interrupt_common.sh"
 # A fresh runtime directory, so the build (several seconds of g++) is surely under way.
 "$rubick" verify examples/gemm.tc --size M=4,N=4,K=4 --array 4x4 --quiet --work "$dir/work" \
   >"$dir/stdout" 2>"$dir/stderr" &
@@ -24,22 +16,12 @@ for _ in $(seq 600); do
 done
 compgen -G "$dir/work/.runtime/*.tmp-*" >/dev/null || { echo "the build never started"; cat "$dir/stderr"; exit 1; }
 sleep 1
-kill -"$sig" "$pid"
-wait "$pid"
-rc=$?
-pid=
-fail=0
-want=$((128 + $(kill -l "$sig")))
-[ $rc -eq $want ] || { echo "expected exit status $want, got $rc"; fail=1; }
-grep -q "interrupted" "$dir/stderr" || { echo "no message:"; cat "$dir/stderr"; fail=1; }
+interrupt
+interrupted
 left=$(cd "$dir/work" && find . -name '*.tmp*' -o -name 'probe-*')
 [ -z "$left" ] || { echo "left behind: $left"; fail=1; }
 designs=$(cd "$dir/work" && ls | grep -v '^\.' || true)
 [ -z "$designs" ] || { echo "half-built design directories left: $designs"; fail=1; }
-# No tool rubick started survives it (they all ran in the work directory).
-sleep 0.5
-for p in /proc/[0-9]*; do
-  case $(readlink "$p/cwd" 2>/dev/null) in "$dir"/*) echo "still running: $(tr '\0' ' ' <"$p/cmdline")"; fail=1 ;; esac
-done
+no_survivors # the tools ran in the work directory
 [ $fail -eq 0 ] && echo ok
 exit $fail
