@@ -65,6 +65,7 @@ std::string rankedTable(const std::vector<RankedSynthesis>& r, const Options& so
   const auto has = [&so](Flow f) { return std::count(so.flows.begin(), so.flows.end(), f) > 0; };
   std::vector<std::string> head = {"rank", "id", "latency", "area", "wires"};
   if (has(Flow::Generic)) head.insert(head.end(), {"cells", "depth"});
+  if (has(Flow::Generic) && so.memoryMacros) head.push_back("mem bits");
   if (has(Flow::Xilinx)) head.insert(head.end(), {"LUT", "FF", "DSP", "LUTRAM", "BRAM18"});
   if (has(Flow::Ice40)) head.insert(head.end(), {"iCE40 LC", "Fmax MHz"});
   std::vector<std::vector<std::string>> rows;
@@ -79,8 +80,10 @@ std::string rankedTable(const std::vector<RankedSynthesis>& r, const Options& so
       rows.push_back(row);
       continue;
     }
-    if (const auto& g = x.report.generic)
+    if (const auto& g = x.report.generic) {
       row.insert(row.end(), {std::to_string(g->cells), std::to_string(g->depth)});
+      if (so.memoryMacros) row.push_back(std::to_string(g->memoryBits));
+    }
     if (const auto& k = x.report.xilinx)
       row.insert(row.end(),
                  {std::to_string(k->luts), std::to_string(k->flipFlops), std::to_string(k->dsps),

@@ -43,6 +43,7 @@ struct ExploreCli {
   std::string json, csv, plot, compare;
   size_t synthTop = 0;                       // --synth-top N: synthesise the N best
   std::string synthFlows = "generic,xilinx"; // --synth-flows
+  bool synthMemoryMacros = false;            // --synth-memory-macros
   bool quiet = false, force = false;
   ShardFlags shard;              // --shard I/N --shard-dir DIR (docs/scale.md)
   std::vector<std::string> args; // the command line after `explore` (a shard's file names it)
@@ -237,6 +238,7 @@ int runExplore(const ExploreCli& o) {
     if (pim.enabled()) throw Error("--synth-top", "is for designs of an array, not PIM units");
     so.flows = synth::parseFlows(o.synthFlows, "--synth-flows");
     so.seeds = 1;
+    so.memoryMacros = o.synthMemoryMacros;
     if (!o.quiet)
       so.progress = [](const std::string& what) { std::cerr << "rubick: " << what << "\n"; };
   }
@@ -329,7 +331,7 @@ int runExplore(const ExploreCli& o) {
         synth::synthesizeRanked(prog, v, eo, r.points, o.synthTop, so);
     std::cout << "\nsynthesised (rubick synth, " << o.synthFlows
               << (o.synthFlows.find("ice40") != std::string::npos ? "; iCE40 with one seed" : "")
-              << "; docs/synthesis.md):\n"
+              << (o.synthMemoryMacros ? "; memories as macros" : "") << "; docs/synthesis.md):\n"
               << synth::rankedTable(s, so);
   }
   std::cout.flush();
@@ -379,15 +381,21 @@ Action addExploreCommand(CLI::App& app, const std::vector<std::string>& args,
   cmd->add_option("--top", o->top, "Designs to show in the table (default 20)")
       ->type_name("N")
       ->check(wholeNumber(0, int64_t(1) << 40));
-  cmd->add_option("--synth-top", o->synthTop,
-                  "Also emit and synthesise the N best designs (rubick synth: Yosys, and nextpnr "
-                  "with ice40) and print their measured area beside the explorer's")
-      ->type_name("N")
-      ->check(wholeNumber(0, 1000));
+  CLI::Option* synthTop =
+      cmd->add_option(
+             "--synth-top", o->synthTop,
+             "Also emit and synthesise the N best designs (rubick synth: Yosys, and nextpnr "
+             "with ice40) and print their measured area beside the explorer's")
+          ->type_name("N")
+          ->check(wholeNumber(0, 1000));
   cmd->add_option("--synth-flows", o->synthFlows,
                   "The flows of --synth-top (default generic,xilinx; ice40 adds place and "
                   "route: about 10 s a design)")
       ->type_name("generic,xilinx,ice40");
+  cmd->add_flag("--synth-memory-macros", o->synthMemoryMacros,
+                "--synth-top's generic flow keeps each memory whole (as rubick synth "
+                "--memory-macros): cells are the logic alone, a 'mem bits' column the memories")
+      ->needs(synthTop);
   cmd->add_option("--json", o->json,
                   "Write the shown designs and the whole Pareto front in full detail as JSON")
       ->type_name("FILE");

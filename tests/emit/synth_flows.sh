@@ -4,7 +4,8 @@
 # `rubick synth` on a small emitted design (GEMM 4^3 on 2x2): every flow runs (generic, Xilinx,
 # iCE40 place and route with one seed), synth.json holds nonzero cells, LUTs and an Fmax, the
 # wrapper lints clean with the design, the folder stays rubick's (emit may replace it again),
-# --memory-macros counts the memories apart (their bits are the design's buffers), a copy of the
+# --memory-macros counts the memories apart (their bits are the design's buffers; explore
+# --synth-top --synth-memory-macros shows the same), a copy of the
 # folder synthesises alone from its saved script, and a folder rubick did not write is refused.
 set -euo pipefail
 rubick=$(realpath "$1") src=$(realpath "$2")
@@ -38,6 +39,20 @@ bytes=$(grep -o '"buffer_bytes": [0-9]*' design/design.json | grep -o '[0-9]*$')
 [ "$(number cells)" -lt "$flops_cells" ] ||
   fail "macros gave $(number cells) cells, not fewer than $flops_cells with flip-flop memories"
 grep -q '"median_fmax_mhz"' "$json" || fail "the generic rerun dropped the ice40 results"
+# explore --synth-top with --synth-memory-macros: rank 1 is the design emit wrote, so its 'mem
+# bits' column is the same buffer_bytes * 8; without --synth-top the flag is refused.
+"$rubick" explore "$src/examples/gemm.tc" --size M=4,N=4,K=4 --array 2x2 --synth-top 1 \
+  --synth-flows generic --synth-memory-macros -q >explore.txt || fail "explore --synth-top failed"
+id=$(grep -o '"id": "[0-9a-f]*"' design/design.json | head -1 | grep -o '[0-9a-f]\{16\}')
+row=$(awk '/^synthesised/ { s = 1 } s && $1 == "1" { print }' explore.txt)
+[ "$(echo "$row" | awk '{ print $2 }')" = "$id" ] || fail "explore's synthesised rank 1 is not $id: $row"
+[ "$(echo "$row" | awk '{ print $NF }')" = $((bytes * 8)) ] ||
+  fail "explore's mem bits column: $row (expected $((bytes * 8)))"
+if "$rubick" explore "$src/examples/gemm.tc" --size M=4,N=4,K=4 --array 2x2 \
+  --synth-memory-macros -q >/dev/null 2>err.txt; then
+  fail "--synth-memory-macros without --synth-top was accepted"
+fi
+grep -q "requires --synth-top" err.txt || fail "unexpected error: $(cat err.txt)"
 # A copy of the folder synthesises from its own script.
 cp -r design copy
 (cd copy && yosys -q -s synth/generic.ys) || fail "synth/generic.ys does not run in a copy"
