@@ -13,7 +13,8 @@
 namespace rubick::emit::detail {
 namespace {
 
-// The rows of `rom` as an initialised memory and one wire per field, indexed by cnt.
+// The rows of `rom` as an initialised memory, read into <prefix>_row at cnt (a cycle ahead, at
+// cnt_next), and one wire per field.
 void writeRom(std::ostream& os, const Rom& rom, const std::string& prefix, int64_t cntBits,
               std::vector<std::string>& unused) {
   int64_t w = 0;
@@ -44,8 +45,11 @@ void writeRom(std::ostream& os, const Rom& rom, const std::string& prefix, int64
       hex += "0123456789abcdef"[std::stoi(bits.substr(i, 4), nullptr, 2)];
     os << "    " << rom.name << "[" << r << "] = " << w << "'h" << hex << ";\n";
   }
+  // Read at the next cycle's cnt into a register, so that synthesis can put the table in a
+  // block RAM (an asynchronous read of a table is logic).
   os << "  end\n"
-     << "  wire " << range(w) << " " << prefix << "_row = " << rom.name << "[cnt[" << rw - 1
+     << "  reg " << range(w) << " " << prefix << "_row;\n"
+     << "  always @(posedge clk) " << prefix << "_row <= " << rom.name << "[cnt_next[" << rw - 1
      << ":0]];\n";
   int64_t hi = w;
   for (const auto& [name, fw] : rom.fields) {
@@ -53,7 +57,7 @@ void writeRom(std::ostream& os, const Rom& rom, const std::string& prefix, int64
        << hi - 1 << ":" << hi - fw << "];\n";
     hi -= fw;
   }
-  if (rw < cntBits) unused.push_back("cnt");
+  if (rw < cntBits) unused.push_back("cnt_next");
 }
 
 std::string modLit(int64_t v, int64_t w) {
@@ -104,10 +108,13 @@ void TopWriter::sequencer() {
      << "      done <= 1'b1;\n"
      << "    end\n"
      << "  end\n"
+     << "  // The ROM tables are read a cycle ahead, at cnt_next.\n"
+     << "  wire " << range(cw) << " cnt_next = (!busy || last) ? " << ulit(0, cw) << " : cnt + "
+     << ulit(1, cw) << ";\n"
+     << "  always @(posedge clk) cnt <= cnt_next;\n"
      << "  always @(posedge clk) begin\n"
      << "    if (!busy) begin\n"
      << "      phase <= PH_Q;\n"
-     << "      cnt <= " << ulit(0, cw) << ";\n"
      << "      head <= " << ulit(0, hw) << ";\n"
      << "      blk <= " << ulit(0, bw) << ";\n"
      << "      qhb <= " << ulit(0, qa) << ";\n"
@@ -117,9 +124,7 @@ void TopWriter::sequencer() {
      << "      vofs <= " << ulit(0, va) << ";\n"
      << "      ohb <= " << ulit(0, oa) << ";\n"
      << "      kleft <= " << ulit(p.s, jl) << ";\n"
-     << "    end else if (!last) begin\n"
-     << "      cnt <= cnt + " << ulit(1, cw) << ";\n"
-     << "    end else begin\n";
+     << "    end else if (last) begin\n";
   std::ostringstream next, norm;
   next << "            kofs <= kofs + " << modLit(t.keyStep, ka) << ";\n"
        << "            vofs <= vofs + " << modLit(t.valueStep, va) << ";\n";
@@ -140,8 +145,7 @@ void TopWriter::sequencer() {
 }
 
 void TopWriter::phaseChain(const std::string& nextBlock, const std::string& afterNorm) {
-  os << "      cnt <= " << ulit(0, cw) << ";\n"
-     << "      case (phase)\n"
+  os << "      case (phase)\n"
      << "        PH_Q: phase <= PH_KV;\n"
      << "        PH_KV: phase <= PH_G1;\n"
      << "        PH_G1: phase <= PH_MAX;\n"

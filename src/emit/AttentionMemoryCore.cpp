@@ -7,6 +7,7 @@
 
 #include "VerilogText.h"
 
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -38,12 +39,6 @@ int64_t bufferIndexBits(const BufferPort& b) {
   return 1 + b.addressBits + bankBits(b);
 }
 
-std::string TopWriter::bufferWord(const BufferPort& b, const std::string& off, int64_t bits) const {
-  const int64_t w = bufferIndexBits(b) - 1;
-  if (bits > w) throw std::logic_error("attention: a tile offset wider than its buffer");
-  return b.id + "_buf[{" + b.id + "_half, " + zext(off, bits, w) + "}]";
-}
-
 void TopWriter::coreHeader() {
   os << generatedBanner() << "// Fused attention pipeline " << p.name
      << " as the core of its memory system's top: L=" << p.l << " S=" << p.s << " Dv=" << p.dv
@@ -65,7 +60,7 @@ void TopWriter::coreHeader() {
     if (b == &p.oBuf)
       os << ",\n  input  wire " << range(g) << " " << b->id << "_dma_re"
          << ",\n  input  wire " << range(g * ab) << " " << b->id << "_dma_raddr"
-         << ",\n  output reg  " << range(g * b->bits) << " " << b->id << "_dma_rdata";
+         << ",\n  output wire " << range(g * b->bits) << " " << b->id << "_dma_rdata";
     else
       os << ",\n  input  wire " << range(g) << " " << b->id << "_dma_we"
          << ",\n  input  wire " << range(g * ab) << " " << b->id << "_dma_waddr"
@@ -112,18 +107,18 @@ void TopWriter::coreSequencer() {
      << "      done <= 1'b1;\n"
      << "    end\n"
      << "  end\n"
+     << "  // The ROM tables are read a cycle ahead, at cnt_next.\n"
+     << "  wire " << range(cw) << " cnt_next = (rst || !busy || last) ? " << ulit(0, cw)
+     << " : cnt + " << ulit(1, cw) << ";\n"
+     << "  always @(posedge clk) cnt <= cnt_next;\n"
      << "  always @(posedge clk) begin\n"
      << "    if (rst) begin\n"
      << "      phase <= PH_Q;\n"
-     << "      cnt <= " << ulit(0, cw) << ";\n"
      << "      blk <= " << ulit(0, bw) << ";\n"
      << "      kleft <= " << ulit(p.s, jl) << ";\n"
      << "    end else if (!busy) begin\n"
      << "      phase <= (blk == " << ulit(0, bw) << ") ? PH_Q : PH_KV;\n"
-     << "      cnt <= " << ulit(0, cw) << ";\n"
-     << "    end else if (!last) begin\n"
-     << "      cnt <= cnt + " << ulit(1, cw) << ";\n"
-     << "    end else begin\n";
+     << "    end else if (last) begin\n";
   // A step ends after ACC: the next block runs at the next start.
   std::ostringstream norm;
   norm << " // PH_NORM: the run is over\n"
@@ -137,23 +132,32 @@ void TopWriter::coreSequencer() {
 
 void TopWriter::buffers() {
   os << "  // Ping-pong buffers, each tile row-major: the pipeline uses the half <id>_half names,\n"
-     << "  // the DMA the other (its bank b, word a is element a * banks + b).\n";
+     << "  // the DMA the other (its bank b, word a is element a * banks + b). Each is split into\n"
+     << "  // memories <id>_buf<k> by its index's select bits (bank, and for O the row's part)\n"
+     << "  // so that every memory has one writer.\n";
   for (const BufferPort* b : {&p.oBuf, &p.qBuf, &p.kBuf, &p.vBuf}) {
-    const int64_t g = b->banks, ib = bufferIndexBits(*b);
-    os << "  reg " << range(b->bits) << " " << b->id << "_buf [0:" << (int64_t(1) << ib) - 1
-       << "];\n"
-       << "  always @(posedge clk) begin\n";
+    const BufferSplit s = split(*b);
+    const int64_t g = b->banks, ib = s.indexBits;
+    declareSplit(s);
+    std::string writes;
     for (int64_t k = 0; k < g; ++k) {
+      const bool o = b == &p.oBuf;
+      const std::string ix = b->id + (o ? "_rix" : "_wix") + std::to_string(k);
+      os << "  wire " << range(ib) << " " << ix << " = "
+         << dmaIndex(*b, b->id + (o ? "_dma_raddr" : "_dma_waddr"), k) << ";\n";
+      // DMA port k reaches bank k of every part.
+      std::set<int64_t> ids;
+      for (int64_t part = 0; part < (int64_t(1) << s.partBits); ++part)
+        ids.insert((part << s.bankBits) | k);
       const std::string data =
-          slice(b->id + (b == &p.oBuf ? "_dma_rdata" : "_dma_wdata"), k, b->bits, b->bits);
-      if (b == &p.oBuf)
-        os << "    if (" << b->id << "_dma_re[" << k << "]) " << data << " <= " << b->id << "_buf["
-           << dmaIndex(*b, b->id + "_dma_raddr", k) << "];\n";
+          slice(b->id + (o ? "_dma_rdata" : "_dma_wdata"), k, b->bits, b->bits);
+      if (o)
+        splitRead(s, b->id + "_dma_re[" + std::to_string(k) + "]", ix, ids,
+                  b->id + "_rd" + std::to_string(k), "assign " + data);
       else
-        os << "    if (" << b->id << "_dma_we[" << k << "]) " << b->id << "_buf["
-           << dmaIndex(*b, b->id + "_dma_waddr", k) << "] <= " << data << ";\n";
+        writes += splitWrite(s, b->id + "_dma_we[" + std::to_string(k) + "]", ix, ids, data);
     }
-    os << "  end\n";
+    if (!writes.empty()) os << "  always @(posedge clk) begin\n" << writes << "  end\n";
   }
   os << "\n";
 }

@@ -7,7 +7,30 @@
 
 #include "VerilogText.h"
 
+#include <set>
+#include <stdexcept>
+
 namespace rubick::emit::detail {
+namespace {
+
+// The memories of split `s` that lane `lane` of `rom` reads: those of its valid rows' offsets
+// (at least one: an unused lane reads offset 0).
+std::set<int64_t> laneMemories(const Rom& rom, const BufferSplit& s, int64_t lane) {
+  size_t v = rom.fields.size(), off = v;
+  for (size_t f = 0; f < rom.fields.size(); ++f) {
+    if (rom.fields[f].first == "v" + std::to_string(lane)) v = f;
+    if (rom.fields[f].first == "off" + std::to_string(lane)) off = f;
+  }
+  if (v == rom.fields.size() || off == rom.fields.size())
+    throw std::logic_error("attention: a copy table without the lane's fields");
+  std::set<int64_t> ids;
+  for (const auto& row : rom.rows)
+    if (row[v]) ids.insert(s.idOf(row[off]));
+  if (ids.empty()) ids.insert(s.idOf(0));
+  return ids;
+}
+
+} // namespace
 
 void TopWriter::copyPasses() {
   // The element lane x of a pass reads: from the store of the whole tensor at the head's and
@@ -27,9 +50,18 @@ void TopWriter::copyPasses() {
       return pass + "mem" + x + "[" + pass + "_at" + x + "[" + std::to_string(a - 1) + ":" +
              std::to_string(arch::bitsFor(W)) + "]]";
     }
+    // With a memory: the buffer's memories this lane reaches, read into <pass>_data1_<x>.
     const Rom& rom = pass == "q" ? t.query : pass == "k" ? t.key : t.value;
     const BufferPort& b = pass == "q" ? p.qBuf : pass == "k" ? p.kBuf : p.vBuf;
-    return bufferWord(b, off, fieldBits(rom, "off0"));
+    const int64_t bits = pass == "q" ? p.qBits : pass == "k" ? p.kBits : p.vBits;
+    if (b.bits != bits) throw std::logic_error("attention: a buffer's word is not its element");
+    const BufferSplit s = split(b);
+    const std::string ix = pass + "_ix" + x;
+    os << "  wire " << range(s.indexBits) << " " << ix << " = {" << b.id << "_half, "
+       << zext(off, fieldBits(rom, "off" + x), s.indexBits - 1) << "};\n";
+    splitRead(s, pass + "_go", ix, laneMemories(rom, s, std::stoll(x)), pass + "_rd1_" + x,
+              "wire " + range(bits) + " " + pass + "_data1_" + x);
+    return std::string();
   };
   // Query and copy passes.
   os << "  // Query and copy: store reads, then the GEMM bank writes (masked keys as 0); " << W
@@ -46,26 +78,27 @@ void TopWriter::copyPasses() {
        << "  reg " << range(h1.bankBits) << " q_bank1_" << x << ", k_bank1_" << x << ";\n"
        << "  reg " << range(h1.addressBits) << " q_addr1_" << x << ", k_addr1_" << x << ";\n"
        << "  reg " << range(h2.bankBits) << " v_bank1_" << x << ";\n"
-       << "  reg " << range(h2.addressBits) << " v_addr1_" << x << ";\n"
-       << "  reg " << range(p.qBits) << " q_data1_" << x << ";\n"
-       << "  reg " << range(p.kBits) << " k_data1_" << x << ";\n"
-       << "  reg " << range(p.vBits) << " v_data1_" << x << ";\n"
-       << "  always @(posedge clk) begin\n"
+       << "  reg " << range(h2.addressBits) << " v_addr1_" << x << ";\n";
+    // Without a memory the data registers are here; with one, after the memories' reads.
+    if (!p.memory)
+      os << "  reg " << range(p.qBits) << " q_data1_" << x << ";\n"
+         << "  reg " << range(p.kBits) << " k_data1_" << x << ";\n"
+         << "  reg " << range(p.vBits) << " v_data1_" << x << ";\n";
+    os << "  always @(posedge clk) begin\n"
        << "    q_go1_" << x << " <= q_go && q_v" << x << ";\n"
        << "    q_bank1_" << x << " <= q_bank" << x << ";\n"
        << "    q_addr1_" << x << " <= q_addr" << x << ";\n"
-       << "    if (q_go) q_data1_" << x << " <= " << rq << ";\n"
-       << "    k_go1_" << x << " <= k_go && k_v" << x << ";\n"
+       << (p.memory ? "" : "    if (q_go) q_data1_" + x + " <= " + rq + ";\n") << "    k_go1_" << x
+       << " <= k_go && k_v" << x << ";\n"
        << "    k_bank1_" << x << " <= k_bank" << x << ";\n"
        << "    k_addr1_" << x << " <= k_addr" << x << ";\n"
        << "    k_keep1_" << x << " <= " << keep("k_key" + x) << ";\n"
-       << "    if (k_go) k_data1_" << x << " <= " << rk << ";\n"
-       << "    v_go1_" << x << " <= v_go && v_v" << x << ";\n"
+       << (p.memory ? "" : "    if (k_go) k_data1_" + x + " <= " + rk + ";\n") << "    v_go1_" << x
+       << " <= v_go && v_v" << x << ";\n"
        << "    v_bank1_" << x << " <= v_bank" << x << ";\n"
        << "    v_addr1_" << x << " <= v_addr" << x << ";\n"
        << "    v_keep1_" << x << " <= " << keep("v_key" + x) << ";\n"
-       << "    if (v_go) v_data1_" << x << " <= " << rv << ";\n"
-       << "  end\n";
+       << (p.memory ? "" : "    if (v_go) v_data1_" + x + " <= " + rv + ";\n") << "  end\n";
   }
   os << "\n";
 }
@@ -181,8 +214,15 @@ void TopWriter::normalisePass() {
   // A split O store's part n is written by lane n at the head's part offset plus the lane's
   // word in its U_acc part (the same rows).
   const int64_t oab = p.memory ? bufferIndexBits(p.oBuf) : splitO ? opw : oa;
-  auto oMem = [&](const std::string& x) {
-    return p.memory ? p.oBuf.id + "_buf" : splitO ? "omem" + x : "omem";
+  auto oMem = [&](const std::string& x) { return splitO ? "omem" + x : "omem"; };
+  // With a memory, lane n writes the memories of O's split that hold its rows (its part).
+  const BufferSplit oSplit = p.memory ? split(p.oBuf) : BufferSplit{};
+  auto oLane = [&](int64_t n) {
+    std::set<int64_t> ids;
+    for (int64_t k = 0; k < oSplit.memories(); ++k)
+      if (!oSplit.partBits || (k >> oSplit.bankBits) == n % (int64_t(1) << oSplit.partBits))
+        ids.insert(k);
+    return ids;
   };
   auto oIndex = [&](const std::string& x) {
     const std::string k = "n_kv" + x;
@@ -207,8 +247,12 @@ void TopWriter::normalisePass() {
        << ":0] : " << ulit(0, kb) << ";\n"
        << "  reg " << range(oab) << " o_addr1_" << x << ";\n"
        << "  always @(posedge clk) o_addr1_" << x << " <= " << oIndex(x) << ";\n";
-    oWrites += "    if (o_valid[" + x + "]) " + oMem(x) + "[o_addr1_" + x +
-               "] <= " + slice("o_value", n, p.oBits, p.oBits) + ";\n";
+    const std::string value = slice("o_value", n, p.oBits, p.oBits);
+    if (p.memory)
+      oWrites += splitWrite(oSplit, "o_valid[" + x + "]", "o_addr1_" + x, oLane(n), value);
+    else
+      oWrites +=
+          "    if (o_valid[" + x + "]) " + oMem(x) + "[o_addr1_" + x + "] <= " + value + ";\n";
     unused.push_back("n_row" + x);
     unused.push_back("n_k" + x);
   }

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,24 @@ std::string zext(const std::string& v, int64_t w, int64_t to);
 
 /// Bits of an index into the whole of buffer `b`: its half, word and bank.
 int64_t bufferIndexBits(const BufferPort& b);
+
+/// A memory core's buffer as separate memories <id>_buf<k> (src/emit/AttentionBufferBanks.cpp):
+/// k is the index's select bits, {part, bank}: the bank (low bits, one per DMA port) and for O
+/// the part (the row's low bits, one per normalise lane); the rest of the index is the word.
+struct BufferSplit {
+  std::string id;
+  int64_t bits = 8;                 // word width
+  int64_t indexBits = 1;            // the whole buffer's index: half, word, bank
+  int64_t bankBits = 0;             // index[bankBits - 1 : 0]
+  int64_t partAt = 0, partBits = 0; // index[partAt + partBits - 1 : partAt], above the bank
+  int64_t memories() const { return int64_t(1) << (bankBits + partBits); }
+  /// The memory that holds index `index`.
+  int64_t idOf(int64_t index) const;
+  /// The select bits and the word of the index held by the wire or register `ix`.
+  std::string select(const std::string& ix) const;
+  std::string word(const std::string& ix) const;
+  std::string memory(int64_t id) const;
+};
 
 struct TopWriter {
   /// Computes the widths; throws std::logic_error when the tables do not give p.timing.
@@ -59,8 +78,17 @@ struct TopWriter {
   /// `kleft`) or NORM, and after NORM `afterNorm` (the default branch, its comment first).
   void phaseChain(const std::string& nextBlock, const std::string& afterNorm);
   void buffers();
-  /// The word of buffer `b` in half `half` at tile offset `off` (`bits` wide).
-  std::string bufferWord(const BufferPort& b, const std::string& off, int64_t bits) const;
+  /// How buffer `b` is split (AttentionBufferBanks.cpp).
+  BufferSplit split(const BufferPort& b) const;
+  void declareSplit(const BufferSplit& s);
+  /// A read of index `ix` when `en`, from the memories `ids` (those it can reach), each into a
+  /// register <r>_m<k> with the select in <r>_sel; then `out` = the selected one (`out` is the
+  /// start of a declaration or an assign).
+  void splitRead(const BufferSplit& s, const std::string& en, const std::string& ix,
+                 const std::set<int64_t>& ids, const std::string& r, const std::string& out);
+  /// The statements of a write of `data` at index `ix` when `en`, to the memories `ids`.
+  std::string splitWrite(const BufferSplit& s, const std::string& en, const std::string& ix,
+                         const std::set<int64_t>& ids, const std::string& data);
   void roms();
   void copyPasses();
   void scorePasses();

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+// The memory core's buffers as separate memories: a buffer written by every DMA port (or every
+// normalise lane) and read by every pipeline lane is one array with many ports, which synthesis
+// can only build from flip-flops. Split by the index bits that tell the accesses apart, each
+// memory has one writer and a registered read per reader, so that it maps to a RAM.
+
+#include "AttentionTopWriter.h"
+
+#include "VerilogText.h"
+
+#include <stdexcept>
+
+namespace rubick::emit::detail {
+namespace {
+
+bool powerOfTwo(int64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+int64_t log2Exact(int64_t v) {
+  int64_t k = 0;
+  while ((int64_t(1) << k) < v)
+    ++k;
+  return k;
+}
+
+std::string bitRange(const std::string& v, int64_t hi, int64_t lo) {
+  return v + "[" + std::to_string(hi) + ":" + std::to_string(lo) + "]";
+}
+
+} // namespace
+
+int64_t BufferSplit::idOf(int64_t index) const {
+  const int64_t bank = index & ((int64_t(1) << bankBits) - 1);
+  const int64_t part = (index >> partAt) & ((int64_t(1) << partBits) - 1);
+  return (part << bankBits) | bank;
+}
+
+std::string BufferSplit::select(const std::string& ix) const {
+  std::vector<std::string> f;
+  if (partBits) f.push_back(bitRange(ix, partAt + partBits - 1, partAt));
+  if (bankBits) f.push_back(bitRange(ix, bankBits - 1, 0));
+  if (f.size() == 1) return f[0];
+  return "{" + f[0] + ", " + f[1] + "}";
+}
+
+std::string BufferSplit::word(const std::string& ix) const {
+  // The index without the select bits: above the part, between part and bank.
+  std::vector<std::string> f;
+  const int64_t top = partBits ? partAt + partBits : bankBits;
+  f.push_back(bitRange(ix, indexBits - 1, top));
+  if (partBits && partAt > bankBits) f.push_back(bitRange(ix, partAt - 1, bankBits));
+  if (f.size() == 1) return f[0];
+  return "{" + f[0] + ", " + f[1] + "}";
+}
+
+std::string BufferSplit::memory(int64_t id) const {
+  return this->id + "_buf" + std::to_string(id);
+}
+
+BufferSplit TopWriter::split(const BufferPort& b) const {
+  BufferSplit s;
+  s.id = b.id;
+  s.bits = b.bits;
+  s.indexBits = bufferIndexBits(b);
+  s.bankBits = log2Exact(b.banks);
+  // O is written by the normalise lanes, lane n the rows n mod N: with N and Dv powers of two
+  // (and a bank within a row) the row's low bits tell the lanes apart.
+  const int64_t dvBits = log2Exact(p.dv), nBits = log2Exact(N);
+  if (&b == &p.oBuf && N >= 2 && powerOfTwo(N) && powerOfTwo(p.dv) && p.l % N == 0 &&
+      s.bankBits <= dvBits && dvBits + nBits <= s.indexBits - 1) {
+    s.partAt = dvBits;
+    s.partBits = nBits;
+  }
+  if (s.bankBits + s.partBits >= s.indexBits)
+    throw std::logic_error("attention: a buffer split into single words");
+  return s;
+}
+
+void TopWriter::declareSplit(const BufferSplit& s) {
+  const int64_t depth = int64_t(1) << (s.indexBits - s.bankBits - s.partBits);
+  for (int64_t k = 0; k < s.memories(); ++k)
+    os << "  reg " << range(s.bits) << " " << s.memory(k) << " [0:" << depth - 1 << "];\n";
+}
+
+void TopWriter::splitRead(const BufferSplit& s, const std::string& en, const std::string& ix,
+                          const std::set<int64_t>& ids, const std::string& r,
+                          const std::string& out) {
+  if (ids.empty()) throw std::logic_error("attention: a buffer read that reaches no memory");
+  const int64_t sb = s.bankBits + s.partBits;
+  for (int64_t k : ids)
+    os << "  reg " << range(s.bits) << " " << r << "_m" << k << ";\n";
+  if (ids.size() > 1) os << "  reg " << range(sb) << " " << r << "_sel;\n";
+  os << "  always @(posedge clk) begin\n"
+     << "    if (" << en << ") begin\n";
+  for (int64_t k : ids)
+    os << "      " << r << "_m" << k << " <= " << s.memory(k) << "[" << s.word(ix) << "];\n";
+  if (ids.size() > 1) os << "      " << r << "_sel <= " << s.select(ix) << ";\n";
+  os << "    end\n"
+     << "  end\n";
+  // The select of the last memory is implied.
+  std::string mux = r + "_m" + std::to_string(*ids.rbegin());
+  for (auto k = std::next(ids.rbegin()); k != ids.rend(); ++k)
+    mux =
+        "(" + r + "_sel == " + ulit(*k, sb) + ") ? " + r + "_m" + std::to_string(*k) + " : " + mux;
+  os << "  " << out << " = " << mux << ";\n";
+  if (ids.size() == 1 && sb) unused.push_back(s.select(ix));
+}
+
+std::string TopWriter::splitWrite(const BufferSplit& s, const std::string& en,
+                                  const std::string& ix, const std::set<int64_t>& ids,
+                                  const std::string& data) {
+  if (ids.empty()) throw std::logic_error("attention: a buffer write that reaches no memory");
+  const int64_t sb = s.bankBits + s.partBits;
+  std::string w;
+  for (int64_t k : ids)
+    w += "    if (" + en +
+         (ids.size() > 1 ? " && (" + s.select(ix) + " == " + ulit(k, sb) + ")" : std::string()) +
+         ") " + s.memory(k) + "[" + s.word(ix) + "] <= " + data + ";\n";
+  if (ids.size() == 1 && sb) unused.push_back(s.select(ix));
+  return w;
+}
+
+} // namespace rubick::emit::detail
