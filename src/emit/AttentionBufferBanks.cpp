@@ -2,7 +2,8 @@
 // The memory core's buffers as separate memories: a buffer written by every DMA port (or every
 // normalise lane) and read by every pipeline lane is one array with many ports, which synthesis
 // can only build from flip-flops. Split by the index bits that tell the accesses apart, each
-// memory has one writer and a registered read per reader, so that it maps to a RAM.
+// memory has one write port (one writer, or writers that never meet in a cycle) and a
+// registered read per reader, so that it maps to a RAM.
 
 #include "AttentionTopWriter.h"
 
@@ -107,18 +108,42 @@ void TopWriter::splitRead(const BufferSplit& s, const std::string& en, const std
   if (ids.size() == 1 && sb) unused.push_back(s.select(ix));
 }
 
-std::string TopWriter::splitWrite(const BufferSplit& s, const std::string& en,
-                                  const std::string& ix, const std::set<int64_t>& ids,
-                                  const std::string& data) {
-  if (ids.empty()) throw std::logic_error("attention: a buffer write that reaches no memory");
-  const int64_t sb = s.bankBits + s.partBits;
-  std::string w;
-  for (int64_t k : ids)
-    w += "    if (" + en +
-         (ids.size() > 1 ? " && (" + s.select(ix) + " == " + ulit(k, sb) + ")" : std::string()) +
-         ") " + s.memory(k) + "[" + s.word(ix) + "] <= " + data + ";\n";
-  if (ids.size() == 1 && sb) unused.push_back(s.select(ix));
-  return w;
+void TopWriter::splitWrites(const BufferSplit& s, const std::vector<BufferWriter>& ws,
+                            bool exclusive) {
+  const int64_t sb = s.bankBits + s.partBits, wb = s.indexBits - sb;
+  auto hits = [&](const BufferWriter& w, int64_t k) {
+    return w.ids.size() > 1 ? w.en + " && (" + s.select(w.ix) + " == " + ulit(k, sb) + ")" : w.en;
+  };
+  std::string body;
+  for (int64_t k = 0; k < s.memories(); ++k) {
+    std::vector<const BufferWriter*> at;
+    for (const BufferWriter& w : ws)
+      if (w.ids.count(k)) at.push_back(&w);
+    if (at.empty()) continue;
+    const std::string mem = s.memory(k);
+    if (at.size() == 1 || !exclusive) {
+      for (const BufferWriter* w : at)
+        body +=
+            "    if (" + hits(*w, k) + ") " + mem + "[" + s.word(w->ix) + "] <= " + w->data + ";\n";
+      continue;
+    }
+    // One write port: the writer that hits the memory this cycle (at most one does).
+    const std::string hit = mem + "_hit", wa = mem + "_wa", wd = mem + "_wd";
+    std::string a = s.word(at.back()->ix), d = at.back()->data;
+    os << "  wire " << range(int64_t(at.size())) << " " << hit << " = {";
+    for (size_t i = at.size(); i-- > 0;)
+      os << hits(*at[i], k) << (i ? ", " : "};\n");
+    for (size_t i = at.size() - 1; i-- > 0;) {
+      a = hit + "[" + std::to_string(i) + "] ? " + s.word(at[i]->ix) + " : " + a;
+      d = hit + "[" + std::to_string(i) + "] ? " + at[i]->data + " : " + d;
+    }
+    os << "  wire " << range(wb) << " " << wa << " = " << a << ";\n"
+       << "  wire " << range(s.bits) << " " << wd << " = " << d << ";\n";
+    body += "    if (|" + hit + ") " + mem + "[" + wa + "] <= " + wd + ";\n";
+  }
+  for (const BufferWriter& w : ws)
+    if (w.ids.size() == 1 && sb) unused.push_back(s.select(w.ix));
+  os << "  always @(posedge clk) begin\n" << body << "  end\n";
 }
 
 } // namespace rubick::emit::detail

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace rubick::emit::detail {
 namespace {
@@ -134,12 +135,12 @@ void TopWriter::buffers() {
   os << "  // Ping-pong buffers, each tile row-major: the pipeline uses the half <id>_half names,\n"
      << "  // the DMA the other (its bank b, word a is element a * banks + b). Each is split into\n"
      << "  // memories <id>_buf<k> by its index's select bits (bank, and for O the row's part)\n"
-     << "  // so that every memory has one writer.\n";
+     << "  // so that every memory has one write port.\n";
   for (const BufferPort* b : {&p.oBuf, &p.qBuf, &p.kBuf, &p.vBuf}) {
     const BufferSplit s = split(*b);
     const int64_t g = b->banks, ib = s.indexBits;
     declareSplit(s);
-    std::string writes;
+    std::vector<BufferWriter> writes;
     for (int64_t k = 0; k < g; ++k) {
       const bool o = b == &p.oBuf;
       const std::string ix = b->id + (o ? "_rix" : "_wix") + std::to_string(k);
@@ -155,9 +156,9 @@ void TopWriter::buffers() {
         splitRead(s, b->id + "_dma_re[" + std::to_string(k) + "]", ix, ids,
                   b->id + "_rd" + std::to_string(k), "assign " + data);
       else
-        writes += splitWrite(s, b->id + "_dma_we[" + std::to_string(k) + "]", ix, ids, data);
+        writes.push_back({b->id + "_dma_we[" + std::to_string(k) + "]", ix, data, ids});
     }
-    if (!writes.empty()) os << "  always @(posedge clk) begin\n" << writes << "  end\n";
+    if (!writes.empty()) splitWrites(s, writes, false);
   }
   os << "\n";
 }

@@ -7,8 +7,10 @@
 
 #include "VerilogText.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 namespace rubick::emit::detail {
 namespace {
@@ -224,6 +226,15 @@ void TopWriter::normalisePass() {
         ids.insert(k);
     return ids;
   };
+  // The lanes of a group write elements row * Dv + t of their rows in the same cycle t: when no
+  // two of them ever reach the same memory, a memory several lanes reach needs one write port.
+  bool oExclusive = true;
+  for (int64_t row0 = 0; p.memory && row0 < p.l; row0 += N)
+    for (int64_t t = 0; t < p.dv; ++t) {
+      std::set<int64_t> seen;
+      for (int64_t row = row0; row < std::min(p.l, row0 + N); ++row)
+        if (!seen.insert(oSplit.idOf(row * p.dv + t)).second) oExclusive = false;
+    }
   auto oIndex = [&](const std::string& x) {
     const std::string k = "n_kv" + x;
     if (p.memory) return "{" + p.oBuf.id + "_half, " + zext(k, eb, oab - 1) + "}";
@@ -233,6 +244,7 @@ void TopWriter::normalisePass() {
     return "ohb + " + zext(k, eb, oa);
   };
   std::string oWrites;
+  std::vector<BufferWriter> oWriters;
   for (int64_t n = 0; n < N; ++n) {
     const std::string x = std::to_string(n);
     os << "  wire " << range(nrw) << " n_row" << x << " = n_row + " << ulit(n, nrw) << ";\n"
@@ -249,7 +261,7 @@ void TopWriter::normalisePass() {
        << "  always @(posedge clk) o_addr1_" << x << " <= " << oIndex(x) << ";\n";
     const std::string value = slice("o_value", n, p.oBits, p.oBits);
     if (p.memory)
-      oWrites += splitWrite(oSplit, "o_valid[" + x + "]", "o_addr1_" + x, oLane(n), value);
+      oWriters.push_back({"o_valid[" + x + "]", "o_addr1_" + x, value, oLane(n)});
     else
       oWrites +=
           "    if (o_valid[" + x + "]) " + oMem(x) + "[o_addr1_" + x + "] <= " + value + ";\n";
@@ -257,8 +269,13 @@ void TopWriter::normalisePass() {
     unused.push_back("n_k" + x);
   }
   os << "  wire " << range(N) << " o_valid;\n"
-     << "  wire " << range(N * p.oBits) << " o_value;\n"
-     << "  // One process for all lanes: a memory written from several is not synthesisable.\n"
+     << "  wire " << range(N * p.oBits) << " o_value;\n";
+  if (p.memory) {
+    splitWrites(oSplit, oWriters, oExclusive);
+    os << "\n";
+    return;
+  }
+  os << "  // One process for all lanes: a memory written from several is not synthesisable.\n"
      << "  always @(posedge clk) begin\n"
      << oWrites << "  end\n\n";
 }

@@ -86,9 +86,15 @@ struct TopWriter {
   /// start of a declaration or an assign).
   void splitRead(const BufferSplit& s, const std::string& en, const std::string& ix,
                  const std::set<int64_t>& ids, const std::string& r, const std::string& out);
-  /// The statements of a write of `data` at index `ix` when `en`, to the memories `ids`.
-  std::string splitWrite(const BufferSplit& s, const std::string& en, const std::string& ix,
-                         const std::set<int64_t>& ids, const std::string& data);
+  /// A write of `data` at index `ix` when `en`, to one of the memories `ids`.
+  struct BufferWriter {
+    std::string en, ix, data;
+    std::set<int64_t> ids;
+  };
+  /// Every write to the memories of `s`, in one process. A memory that several writers reach
+  /// gets, when `exclusive` (never two of them in one cycle), one write port fed by the one
+  /// that hits it (wires <memory>_hit, _wa, _wd); otherwise one port per writer.
+  void splitWrites(const BufferSplit& s, const std::vector<BufferWriter>& ws, bool exclusive);
   void roms();
   void copyPasses();
   void scorePasses();
