@@ -8,11 +8,8 @@
 # --memory-macros`, unless MACROS=0), 7-series LUT / FF / DSP / block RAM / LUT RAM, the
 # iCE40 HX8K's Fmax (or why it was not placed), Yosys' peak memory and CPU seconds, and the
 # wall seconds of emit and synth. The table goes to stdout, progress to stderr. One synthesis
-# at a time: about an hour on 2 cores, the attention designs and chains most of it
-# (docs/synthesis.md used SIZE_attention_block=L=16,C=16,S=16,D=16,N=16 and
-# FLAGS_attention_block="--array 4x4 --vector-lanes 4 --mem-bandwidth 16 --mem-latency 20
-# --buffer-kib 64": at 8x8 with 8 lanes its generic flow takes 23 minutes and over 3 GB and its
-# Xilinx flow more than 45 minutes; docs/synthesis.md says why).
+# at a time: about two hours on 2 cores, the attention designs and chains most of it
+# (attention_block alone about 40 minutes of CPU and 3.8 GB).
 #
 #   bench/examples_synth.sh [SCRATCHDIR [EXAMPLE...]]
 #
@@ -33,7 +30,7 @@
 set -euo pipefail
 
 if [ $# -ge 1 ] && { [ "$1" = -h ] || [ "$1" = --help ]; }; then
-  sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 command -v python3 > /dev/null || { echo "examples_synth: needs python3" >&2; exit 1; }
