@@ -14,17 +14,6 @@
 namespace rubick::emit::detail {
 namespace {
 
-bool powerOfTwo(int64_t v) {
-  return v > 0 && (v & (v - 1)) == 0;
-}
-
-int64_t log2Exact(int64_t v) {
-  int64_t k = 0;
-  while ((int64_t(1) << k) < v)
-    ++k;
-  return k;
-}
-
 std::string bitRange(const std::string& v, int64_t hi, int64_t lo) {
   return v + "[" + std::to_string(hi) + ":" + std::to_string(lo) + "]";
 }
@@ -64,14 +53,14 @@ BufferSplit TopWriter::split(const BufferPort& b) const {
   s.id = b.id;
   s.bits = b.bits;
   s.indexBits = bufferIndexBits(b);
-  s.bankBits = log2Exact(b.banks);
+  s.bankBits = s.indexBits - 1 - b.addressBits;
   // O is written by the normalise lanes, lane n the rows n mod N: with N and Dv powers of two
-  // (and a bank within a row) the row's low bits tell the lanes apart.
-  const int64_t dvBits = log2Exact(p.dv), nBits = log2Exact(N);
-  if (&b == &p.oBuf && N >= 2 && powerOfTwo(N) && powerOfTwo(p.dv) && p.l % N == 0 &&
-      s.bankBits <= dvBits && dvBits + nBits <= s.indexBits - 1) {
-    s.partAt = dvBits;
-    s.partBits = nBits;
+  // (log2 onb and odb, as for the split O store) and a bank within a row, the row's low bits
+  // tell the lanes apart.
+  if (&b == &p.oBuf && N >= 2 && onb > 0 && odb >= 0 && p.l % N == 0 && s.bankBits <= odb &&
+      odb + onb <= s.indexBits - 1) {
+    s.partAt = odb;
+    s.partBits = onb;
   }
   if (s.bankBits + s.partBits >= s.indexBits)
     throw std::logic_error("attention: a buffer split into single words");

@@ -58,6 +58,8 @@ void TopWriter::copyPasses() {
     const int64_t bits = pass == "q" ? p.qBits : pass == "k" ? p.kBits : p.vBits;
     if (b.bits != bits) throw std::logic_error("attention: a buffer's word is not its element");
     const BufferSplit s = split(b);
+    if (fieldBits(rom, "off" + x) > s.indexBits - 1)
+      throw std::logic_error("attention: a tile offset wider than its buffer");
     const std::string ix = pass + "_ix" + x;
     os << "  wire " << range(s.indexBits) << " " << ix << " = {" << b.id << "_half, "
        << zext(off, fieldBits(rom, "off" + x), s.indexBits - 1) << "};\n";

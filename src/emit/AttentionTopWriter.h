@@ -63,7 +63,8 @@ struct TopWriter {
           rb = 1, eb = 1, kb = 1, pcw = 1, nrw = 1, nlw = 1, nkw = 1, npw = 1;
   // The O store in N parts, part n holding the rows n mod N (normalise lane n writes only it):
   // without a memory, for N and Dv powers of two and N dividing L, so that the host's address
-  // splits into part and word by its bits: log2 N and log2 Dv, and the part's word width.
+  // splits into part and word by its bits: log2 N and log2 Dv (-1 when not a power of two; the
+  // memory core's O buffer splits by them too), and the part's word width.
   bool splitO = false;
   int64_t onb = 0, odb = 0, opw = 1;
 
